@@ -1,0 +1,84 @@
+// chrome.debugger (CDP) access shared between concurrent users of a tab.
+//
+// One extension can hold only one attachment per tab, and in a headed
+// browser every attachment shows the "started debugging this browser" bar,
+// so users of a tab share one attachment, counted, and the last one out
+// detaches.
+
+import { TabsightError } from './errors.js';
+
+const PROTOCOL_VERSION = '1.3';
+
+// tabId -> { users, attached: Promise<void>, detached: Promise<void> | null }
+const attachments = new Map();
+
+// Chrome detaches on its own when the tab closes or the user dismisses the
+// debugging bar; forget the attachment so the next user attaches afresh.
+chrome.debugger.onDetach.addListener(({ tabId }) => {
+  if (tabId !== undefined) attachments.delete(tabId);
+});
+
+export async function withDebugger(tabId, fn) {
+  const entry = await acquire(tabId);
+  try {
+    return await fn();
+  } finally {
+    await release(tabId, entry);
+  }
+}
+
+export function send(tabId, method, params = {}) {
+  return chrome.debugger.sendCommand({ tabId }, method, params);
+}
+
+async function acquire(tabId) {
+  for (;;) {
+    const entry = attachments.get(tabId);
+    if (!entry) break;
+    if (entry.detached) {
+      // The last user is detaching: wait, then attach anew.
+      await entry.detached;
+      continue;
+    }
+    entry.users++;
+    await entry.attached; // on failure the entry is already gone from the map
+    return entry;
+  }
+  const entry = { users: 1, attached: null, detached: null };
+  entry.attached = attach(tabId).catch((err) => {
+    if (attachments.get(tabId) === entry) attachments.delete(tabId);
+    throw err;
+  });
+  attachments.set(tabId, entry);
+  await entry.attached;
+  return entry;
+}
+
+async function release(tabId, entry) {
+  entry.users--;
+  if (entry.users > 0 || attachments.get(tabId) !== entry) return;
+  entry.detached = chrome.debugger.detach({ tabId })
+    .catch(() => {}) // already detached (tab closed, bar dismissed): nothing to free
+    .finally(() => {
+      if (attachments.get(tabId) === entry) attachments.delete(tabId);
+    });
+  await entry.detached;
+}
+
+async function attach(tabId) {
+  try {
+    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+  } catch (err) {
+    if (!/already attached/i.test(err.message)) throw err;
+    // Either DevTools (or another extension) holds the tab, or an attachment
+    // of ours outlived a previous service-worker instance. Detaching succeeds
+    // only in the second case, and then the tab is ours to attach.
+    try {
+      await chrome.debugger.detach({ tabId });
+    } catch {
+      throw new TabsightError('capture_failed',
+        `Cannot attach the debugger to tab ${tabId}: another debugger is attached (DevTools open?)`);
+    }
+    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+  }
+}

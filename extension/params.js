@@ -1,0 +1,50 @@
+// Validation of request params. Every failure is a bad_request whose message
+// names the param, the value received and what is allowed.
+
+import { badRequest } from './errors.js';
+
+function describe(value) {
+  return value === undefined ? 'nothing' : JSON.stringify(value);
+}
+
+export function tabIdParam(params) {
+  const value = params.tab_id;
+  if (!Number.isInteger(value) || value < 0) {
+    throw badRequest(`Invalid tab_id: ${describe(value)} (allowed: a tab id, an integer >= 0)`);
+  }
+  return value;
+}
+
+export function enumParam(params, name, allowed, fallback) {
+  const value = params[name] ?? fallback;
+  if (!allowed.includes(value)) {
+    throw badRequest(`Invalid ${name}: ${describe(params[name])} (allowed: ${allowed.join(', ')})`);
+  }
+  return value;
+}
+
+export function intParam(params, name, min, max, fallback) {
+  const value = params[name] ?? fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw badRequest(`Invalid ${name}: ${describe(params[name])} (allowed: an integer ${min}-${max})`);
+  }
+  return value;
+}
+
+export function urlParam(params, name) {
+  const value = params[name];
+  if (typeof value !== 'string' || !isAbsoluteUrl(value)) {
+    throw badRequest(`Invalid ${name}: ${describe(value)} (allowed: an absolute URL)`);
+  }
+  return value;
+}
+
+// new URL() rather than URL.canParse: the manifest allows Chrome 116.
+function isAbsoluteUrl(text) {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

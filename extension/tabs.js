@@ -1,0 +1,120 @@
+// The `tabs.list` and `tab.navigate` methods.
+
+import { TabsightError } from './errors.js';
+import { intParam, tabIdParam, urlParam } from './params.js';
+import { tabUrl } from './restricted.js';
+
+const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
+const MAX_NAVIGATION_TIMEOUT_MS = 600_000;
+// webRequest does not see these; they have no HTTP status.
+const SCHEMES_WITH_HTTP_STATUS = new Set(['http:', 'https:']);
+
+export async function listTabs() {
+  const [tabs, focusedTabId] = await Promise.all([chrome.tabs.query({}), getFocusedTabId()]);
+  return {
+    tabs: tabs.map((tab) => ({
+      id: tab.id,
+      window_id: tab.windowId,
+      active: tab.active,
+      url: tabUrl(tab),
+      title: tab.title ?? '',
+      status: tab.status ?? null,
+    })),
+    focused_tab_id: focusedTabId,
+  };
+}
+
+// The active tab of the normal window the user used last: popups and
+// DevTools windows are not where they are looking at a page.
+async function getFocusedTabId() {
+  try {
+    const window = await chrome.windows.getLastFocused({ populate: true, windowTypes: ['normal'] });
+    return window.tabs?.find((tab) => tab.active)?.id ?? null;
+  } catch {
+    return null; // no normal window open
+  }
+}
+
+export async function navigateTab(params, signal) {
+  const tabId = tabIdParam(params);
+  const url = urlParam(params, 'url');
+  const timeoutMs = intParam(params, 'timeout_ms', 1, MAX_NAVIGATION_TIMEOUT_MS, DEFAULT_NAVIGATION_TIMEOUT_MS);
+  await chrome.tabs.get(tabId); // fail with no_tab before touching anything
+  signal.throwIfAborted();
+
+  const httpStatus = await navigateAndWait(tabId, url, timeoutMs, signal);
+  const tab = await chrome.tabs.get(tabId);
+  const finalUrl = tabUrl(tab);
+  return {
+    url: finalUrl,
+    title: tab.title ?? '',
+    status: SCHEMES_WITH_HTTP_STATUS.has(new URL(finalUrl).protocol) ? httpStatus : null,
+  };
+}
+
+// Navigates and resolves, once the tab has finished loading, with the HTTP
+// status of the last main-frame response (null if none was seen).
+async function navigateAndWait(tabId, url, timeoutMs, signal) {
+  let succeed;
+  let fail;
+  const finished = new Promise((resolve, reject) => {
+    succeed = resolve;
+    fail = reject;
+  });
+  // Settled by listeners even when tabs.update throws first: not unhandled.
+  finished.catch(() => {});
+
+  let httpStatus = null;
+  // net::ERR_ABORTED is also what a main-frame request superseded by a
+  // redirect reports, so it fails the navigation only if nothing follows it.
+  let abortedError = null;
+
+  const onCompleted = (details) => {
+    httpStatus = details.statusCode;
+    abortedError = null;
+  };
+  const onErrorOccurred = (details) => {
+    if (details.error === 'net::ERR_ABORTED') {
+      abortedError = details.error;
+    } else {
+      fail(new TabsightError('navigation_failed', `Navigation to ${url} failed: ${details.error}`));
+    }
+  };
+  const onUpdated = (updatedTabId, change, tab) => {
+    if (updatedTabId !== tabId) return;
+    // A same-document (#fragment) navigation changes the url without ever
+    // going through "loading", so a url change on a complete tab also counts.
+    if (change.status !== 'complete' && !(change.url && tab.status === 'complete')) return;
+    if (abortedError) {
+      fail(new TabsightError('navigation_failed', `Navigation to ${url} failed: ${abortedError}`));
+    } else {
+      succeed(httpStatus);
+    }
+  };
+  const onRemoved = (removedTabId) => {
+    if (removedTabId === tabId) fail(new TabsightError('no_tab', `No tab with id ${tabId}`));
+  };
+  const onAbort = () => fail(signal.reason);
+  const timer = setTimeout(
+    () => fail(new TabsightError('timeout', `Navigation timeout of ${timeoutMs}ms exceeded`)),
+    timeoutMs,
+  );
+
+  const mainFrameOfTab = { urls: ['<all_urls>'], tabId, types: ['main_frame'] };
+  chrome.webRequest.onCompleted.addListener(onCompleted, mainFrameOfTab);
+  chrome.webRequest.onErrorOccurred.addListener(onErrorOccurred, mainFrameOfTab);
+  chrome.tabs.onUpdated.addListener(onUpdated);
+  chrome.tabs.onRemoved.addListener(onRemoved);
+  signal.addEventListener('abort', onAbort);
+  try {
+    await chrome.tabs.update(tabId, { url });
+    return await finished;
+  } finally {
+    clearTimeout(timer);
+    chrome.webRequest.onCompleted.removeListener(onCompleted);
+    chrome.webRequest.onErrorOccurred.removeListener(onErrorOccurred);
+    chrome.tabs.onUpdated.removeListener(onUpdated);
+    chrome.tabs.onRemoved.removeListener(onRemoved);
+    signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,86 @@
+"""The ``tabsight`` command."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import sys
+from pathlib import Path
+
+from . import __version__
+
+FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
+
+
+def _shot(args: argparse.Namespace) -> int:
+    """Capture a URL on the embedded browser and write the image (the main job)."""
+    from .front.browsers import Browsers
+    from .front.session import Session
+
+    output = Path(args.output)
+    image_format = args.format or FORMATS.get(output.suffix.lower(), "png")
+
+    async def run() -> int:
+        session = Session(Browsers("shot", mode="headed" if args.headed else "auto", embedded_only=True))
+        try:
+            nav = await session.call("interact", {"action": "navigate", "url": args.url, "timeout": args.timeout})
+            if nav.is_error:
+                print(f"tabsight shot: {nav.content[0].text}", file=sys.stderr)
+                return 1
+            shot = await session.call("screenshot", {"format": image_format, "quality": args.quality})
+            if shot.is_error:
+                print(f"tabsight shot: {shot.content[0].text}", file=sys.stderr)
+                return 1
+            output.write_bytes(base64.b64decode(shot.content[0].data))
+            print(f"{output}: {shot.content[1].text}")
+            return 0
+        finally:
+            await session.aclose()
+
+    return asyncio.run(run())
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0].startswith("chrome-extension://"):
+        # Launched by a browser through a manifest whose path is this command.
+        from .host import run
+
+        return run(argv)
+    parser = argparse.ArgumentParser(prog="tabsight", description="Eyes on a real browser for AI coding agents.")
+    parser.add_argument("--version", action="version", version=f"tabsight {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("mcp", help="run the MCP server over stdio (what MCP clients start)")
+    shot = commands.add_parser("shot", help="capture URL on the embedded browser and write the image")
+    shot.add_argument("url")
+    shot.add_argument("-o", "--output", required=True, help="image file (.png, .jpg or .webp)")
+    shot.add_argument("--format", choices=["png", "jpeg", "webp"], help="default: from the file's extension")
+    shot.add_argument("--quality", type=int, default=80, help="1-100, for jpeg and webp (default 80)")
+    shot.add_argument("--timeout", type=int, default=30000, help="navigation timeout in ms (default 30000)")
+    shot.add_argument("--headed", action="store_true", help="show the browser window")
+    host = commands.add_parser("host", help="run the native host (the browser starts this; not for humans)")
+    host.add_argument("origin", nargs="*")
+    commands.add_parser("install", help="register the native host with every Chromium-family browser found")
+    commands.add_parser("uninstall", help="remove everything `tabsight install` wrote")
+    commands.add_parser("doctor", help="check each link of the chain and say how to fix a broken one")
+    args = parser.parse_args(argv)
+
+    if args.command == "mcp":
+        from .front.server import run
+
+        return run()
+    if args.command == "shot":
+        return _shot(args)
+    if args.command == "host":
+        from .host import run
+
+        return run(args.origin)
+    from .install import commands as install_commands
+
+    action = {
+        "install": install_commands.run_install,
+        "uninstall": install_commands.run_uninstall,
+        "doctor": install_commands.run_doctor,
+    }[args.command]
+    return action(sys.stdout)

@@ -1,0 +1,1 @@
+"""The front: one MCP server per client, speaking to hosts over their sockets."""

@@ -1,0 +1,237 @@
+"""Which browser a session talks to, and which of its tabs it tracks.
+
+Preference: a browser of the user's (most recently active first), then an
+embedded browser already running, then, with ``TABSIGHT_BROWSER`` ``auto``
+(default) or ``headed``, a new embedded one; with ``never``, an error that
+says how to connect a browser. A host that vanishes is looked for again on
+the next call: for a few seconds the session waits for the same browser
+profile to come back (the extension reconnects by itself after a host crash)
+before it settles for another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ..paths import extension_dir, runtime_dir
+from . import embedded
+from .discovery import connect_all
+from .link import BrowserError, HostLink
+
+log = logging.getLogger("tabsight.front")
+
+BrowserMode = Literal["auto", "headed", "never"]
+
+#: how long a call waits for a lost browser profile to reconnect
+RECONNECT_GRACE = 5.0
+#: how long a new embedded browser may take until its host is up
+LAUNCH_TIMEOUT = 30.0
+
+
+def browser_mode() -> BrowserMode:
+    mode = os.environ.get("TABSIGHT_BROWSER", "auto").strip().lower()
+    if mode not in ("auto", "headed", "never"):
+        raise BrowserError("bad_config", f"TABSIGHT_BROWSER is {mode!r}; allowed values: auto, headed, never")
+    return mode  # type: ignore[return-value]
+
+
+def connect_steps() -> str:
+    return (
+        "No browser is connected to tabsight. To connect yours: 1) run `tabsight install`; "
+        "2) open chrome://extensions, turn on Developer mode, click 'Load unpacked' and choose "
+        f"{extension_dir()}; 3) keep that browser open. Or unset TABSIGHT_BROWSER (or set it to auto) "
+        "to let tabsight start its own headless Chromium. `tabsight doctor` shows which link is missing."
+    )
+
+
+@dataclass(frozen=True)
+class TrackedTab:
+    profile_id: str
+    tab_id: int
+
+
+class Browsers:
+    def __init__(self, session: str, *, mode: BrowserMode | None = None, embedded_only: bool = False) -> None:
+        self.session = session
+        self.mode = mode
+        self.embedded_only = embedded_only
+        self.tracked: TrackedTab | None = None
+        self._link: HostLink | None = None
+        self._last_profile: str | None = None
+        self._lost_at = 0.0
+        self._launched: embedded.EmbeddedBrowser | None = None
+        self._lock = asyncio.Lock()
+
+    # -- the link ----------------------------------------------------------
+
+    async def link(self) -> HostLink:
+        """The host of the browser this session works with, connecting as needed."""
+        if self._link and self._link.alive:
+            return self._link
+        async with self._lock:
+            if self._link and self._link.alive:
+                return self._link
+            if self._link:
+                self._lost_at = time.monotonic()
+                await self._link.close()
+                self._link = None
+            self._link = await self._find()
+            self._last_profile = self._link.profile_id
+            return self._link
+
+    async def _find(self) -> HostLink:
+        deadline = self._lost_at + RECONNECT_GRACE
+        while True:
+            links = await connect_all(self.session)
+            chosen = self._choose(links)
+            for link in links:
+                if link is not chosen:
+                    await link.close()
+            if chosen and (chosen.profile_id == self._last_profile or time.monotonic() >= deadline):
+                return chosen
+            if time.monotonic() >= deadline:
+                break
+            if chosen:
+                await chosen.close()
+            await asyncio.sleep(0.1)
+        mode = self.mode or browser_mode()
+        if mode == "never":
+            raise BrowserError("no_browser", connect_steps())
+        return await self._launch(headless=mode != "headed")
+
+    def _choose(self, links: list[HostLink]) -> HostLink | None:
+        """Same profile as before, else the user's most recently active, else embedded."""
+        if not links:
+            return None
+        for link in links:
+            if self._last_profile and link.profile_id == self._last_profile:
+                return link
+        users = [link for link in links if not link.hello.embedded]
+        if users and not self.embedded_only:
+            return max(users, key=lambda link: link.hello.last_active or 0)
+        own = [link for link in links if self._launched and link.hello.embedded == self._launched.token]
+        embedded_links = own or [link for link in links if link.hello.embedded]
+        return embedded_links[0] if embedded_links else None
+
+    async def _launch(self, headless: bool) -> HostLink:
+        """Start the embedded browser, unless another front started one meanwhile.
+
+        A file lock in the runtime folder makes concurrent fronts (several MCP
+        clients starting at once) share one browser instead of racing.
+        """
+        async with _launch_lock():
+            links = await connect_all(self.session)
+            shared = next((link for link in links if link.hello.embedded), None)
+            for link in links:
+                if link is not shared:
+                    await link.close()
+            if shared:
+                return shared
+            browser = await asyncio.to_thread(embedded.launch, headless)
+            self._launched = browser
+            return await self._wait_for_host(browser)
+
+    async def _wait_for_host(self, browser: embedded.EmbeddedBrowser) -> HostLink:
+        deadline = time.monotonic() + LAUNCH_TIMEOUT
+        seen: set[Path] = set()
+        while time.monotonic() < deadline:
+            if browser.process.poll() is not None:
+                browser.remove_profile()
+                raise BrowserError("launch_failed", f"Failed to launch browser: it exited.\n{browser.log_tail()}")
+            for link in await connect_all(self.session, skip=seen):
+                seen.add(link.path)
+                if link.hello.embedded == browser.token:
+                    return link
+                await link.close()
+            await asyncio.sleep(0.05)
+        tail = browser.log_tail()
+        browser.stop()
+        raise BrowserError(
+            "launch_failed",
+            "Failed to launch browser: the browser started but its tabsight extension never connected "
+            f"within {LAUNCH_TIMEOUT:g} s.\n{tail}",
+        )
+
+    async def all_links(self) -> list[HostLink]:
+        """Links to every running host (the caller closes those it does not keep)."""
+        current = await self.link()
+        others = await connect_all(self.session, skip={current.path})
+        return [current, *others]
+
+    # -- the tracked tab ----------------------------------------------------
+
+    async def tab(self, tab_id: int | None = None) -> tuple[HostLink, int]:
+        """The link and tab a call acts on: ``tab_id`` if given, else the tracked tab.
+
+        With nothing tracked yet, the browser's focused tab becomes tracked.
+        """
+        link = await self.link()
+        if tab_id is not None:
+            return link, tab_id
+        if self.tracked and self.tracked.profile_id == link.profile_id:
+            return link, self.tracked.tab_id
+        listing = await link.request("tabs.list", timeout=5)
+        focused = listing.get("focused_tab_id")
+        if focused is None:
+            tabs = listing.get("tabs", [])
+            if not tabs:
+                raise BrowserError("no_tab", "The browser has no open tab to work on.")
+            focused = tabs[0]["id"]
+        self.tracked = TrackedTab(link.profile_id, focused)
+        return link, focused
+
+    def track(self, link: HostLink, tab_id: int) -> None:
+        self.tracked = TrackedTab(link.profile_id, tab_id)
+        self._last_profile = link.profile_id
+
+    async def use(self, link: HostLink) -> None:
+        """Make ``link`` this session's browser (configure track across browsers)."""
+        async with self._lock:
+            if self._link is not link:
+                if self._link:
+                    await self._link.close()
+                self._link = link
+
+    # -- shutdown ------------------------------------------------------------
+
+    async def aclose(self) -> None:
+        """Close the link; wait for an embedded browser this session started to end.
+
+        Its host stops it once no front uses it (after its linger time); if
+        another front still does, it keeps running for that front.
+        """
+        if self._link:
+            await self._link.close()
+            self._link = None
+        browser = self._launched
+        if browser is None:
+            return
+        linger = float(os.environ.get("TABSIGHT_EMBEDDED_LINGER", "2"))
+        try:
+            await asyncio.to_thread(browser.process.wait, linger + 8)
+        except subprocess.TimeoutExpired:
+            return
+        browser.remove_profile()
+
+
+@contextlib.asynccontextmanager
+async def _launch_lock():
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock; concurrent launches are merely wasteful there
+        yield
+        return
+    with open(runtime_dir() / "embedded.lock", "w") as handle:
+        await asyncio.to_thread(fcntl.flock, handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

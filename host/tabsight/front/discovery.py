@@ -1,0 +1,42 @@
+"""Finding the hosts that are running: one socket each in the runtime folder."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+from pathlib import Path
+
+from ..paths import host_socket_paths
+from .link import BrowserError, HostLink
+
+log = logging.getLogger("tabsight.front")
+
+
+async def connect_all(session: str, timeout: float = 1.0, skip: set[Path] = frozenset()) -> list[HostLink]:
+    """Open a link to every live host. Sockets left by a host that died (kill -9) are removed."""
+
+    async def attempt(path: Path) -> HostLink | None:
+        try:
+            return await HostLink.open(path, session, timeout)
+        except OSError as exc:
+            if exc.errno in (errno.ECONNREFUSED, errno.ENOENT):
+                path.unlink(missing_ok=True)  # nobody listens: a dead host's leftover
+            else:
+                log.warning("cannot reach host %s: %s", path.name, exc)
+        except (BrowserError, asyncio.TimeoutError) as exc:
+            log.warning("host %s: %s", path.name, exc)
+        return None
+
+    links = await asyncio.gather(*(attempt(p) for p in host_socket_paths() if p not in skip))
+    return [link for link in links if link is not None]
+
+
+async def probe_hosts(timeout: float = 1.0) -> list:
+    """The hellos of every running host (for ``tabsight doctor``)."""
+    links = await connect_all("doctor", timeout)
+    try:
+        return [link.hello for link in links]
+    finally:
+        for link in links:
+            await link.close()

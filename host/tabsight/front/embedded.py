@@ -1,0 +1,148 @@
+"""tabsight's own Chromium: started when no browser of the user's is connected.
+
+It is an ordinary browser with the same extension and the same host, so there
+is no second code path: a temporary profile gets the native-host manifest in
+its ``NativeMessagingHosts/`` folder and the extension is loaded unpacked.
+The browser's environment carries ``TABSIGHT_EMBEDDED`` (a token), which the
+host reports in its hello so the front that started it can find it, and
+which makes that host end the browser when its last front has gone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import NATIVE_HOST_NAME
+from ..paths import extension_dir, extension_origin, runtime_dir
+
+CANDIDATES = (
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "brave-browser",
+    "microsoft-edge",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+)
+
+#: Flags verified on Chromium 156 (DESIGN.md §1); background networking off
+#: because the browser must not phone home from a tool's sandbox.
+BASE_FLAGS = (
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--window-size=1280,720",
+)
+
+
+class LaunchError(Exception):
+    pass
+
+
+def find_browser() -> str:
+    """The Chromium to run: ``TABSIGHT_CHROMIUM``, else the first one found.
+
+    Branded Google Chrome 137+ ignores ``--load-extension``; Chromium is
+    preferred for that reason and listed first.
+    """
+    configured = os.environ.get("TABSIGHT_CHROMIUM")
+    if configured:
+        return configured
+    for name in CANDIDATES:
+        found = shutil.which(name) or (name if os.path.isabs(name) and os.access(name, os.X_OK) else None)
+        if found:
+            return found
+    raise LaunchError(
+        "Failed to launch browser: no Chromium-family browser found. Install one "
+        "(Debian/Ubuntu: sudo apt-get install chromium) or set TABSIGHT_CHROMIUM to its path."
+    )
+
+
+@dataclass
+class EmbeddedBrowser:
+    process: subprocess.Popen
+    profile: Path
+    token: str
+
+    def log_tail(self, lines: int = 15) -> str:
+        try:
+            text = (self.profile / "browser.log").read_text(errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.remove_profile()
+
+    def remove_profile(self) -> None:
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def _write_native_host(profile: Path) -> None:
+    launcher = profile / "tabsight-host"
+    launcher.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m tabsight host \"$@\"\n")
+    launcher.chmod(0o700)
+    manifest = {
+        "name": NATIVE_HOST_NAME,
+        "description": "tabsight native host (embedded browser)",
+        "path": str(launcher),
+        "type": "stdio",
+        "allowed_origins": [extension_origin()],
+    }
+    hosts = profile / "NativeMessagingHosts"
+    hosts.mkdir()
+    (hosts / f"{NATIVE_HOST_NAME}.json").write_text(json.dumps(manifest, indent=2))
+
+
+def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
+    """Start the embedded browser; its host appears in the runtime folder shortly after."""
+    executable = find_browser()
+    profile = Path(tempfile.mkdtemp(prefix="tabsight-profile-"))
+    _write_native_host(profile)
+    extension = str(extension_dir())
+    args = [executable, *BASE_FLAGS, f"--user-data-dir={profile}", f"--load-extension={extension}",
+            f"--disable-extensions-except={extension}"]
+    if headless:
+        args.append("--headless=new")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+    args.append(url)
+    token = uuid.uuid4().hex
+    env = dict(
+        os.environ,
+        TABSIGHT_EMBEDDED=token,
+        TABSIGHT_EMBEDDED_PROFILE=str(profile),
+        TABSIGHT_RUNTIME_DIR=str(runtime_dir()),
+    )
+    log = open(profile / "browser.log", "wb")
+    try:
+        process = subprocess.Popen(
+            args, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    except OSError as exc:
+        shutil.rmtree(profile, ignore_errors=True)
+        raise LaunchError(f"Failed to launch browser: {executable}: {exc}") from None
+    finally:
+        log.close()
+    return EmbeddedBrowser(process, profile, token)

@@ -1,0 +1,130 @@
+"""A front's connection to one host: hello, then requests matched by id."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from pathlib import Path
+from typing import Any
+
+from .. import PROTOCOL_VERSION, __version__
+from ..protocol import frames
+from ..protocol.channel import FrameChannel
+from ..protocol.framing import MAX_FRAME, FrameTooLarge
+
+log = logging.getLogger("tabsight.front")
+
+
+class BrowserError(Exception):
+    """The browser side could not do what was asked. ``code`` is the wire code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class HostLink:
+    """One open connection to a host. Dies with the host; never reconnects itself."""
+
+    def __init__(self, channel: FrameChannel, hello: frames.Hello, path: Path) -> None:
+        self._channel = channel
+        self.hello = hello
+        self.path = path
+        self._ids = itertools.count(1)
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._reader = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def open(cls, path: Path, session: str, timeout: float = 2.0) -> HostLink:
+        reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path), limit=MAX_FRAME), timeout)
+        channel = FrameChannel(reader, writer, name=f"host {path.name}")
+        try:
+            await channel.send(frames.Hello(role="front", version=__version__, session=session))
+            hello = await asyncio.wait_for(channel.receive(), timeout)
+        except BaseException:
+            channel.close()
+            raise
+        if isinstance(hello, frames.Error):
+            channel.close()
+            raise BrowserError(hello.error.code, hello.error.message)
+        if not isinstance(hello, frames.Hello) or hello.role != "host":
+            channel.close()
+            raise BrowserError("bad_frame", f"{path} did not answer like a tabsight host")
+        if hello.protocol != PROTOCOL_VERSION:
+            channel.close()
+            raise BrowserError(
+                "version_mismatch",
+                f"the browser's tabsight host speaks protocol {hello.protocol}, this front {PROTOCOL_VERSION}: "
+                "restart the browser so that it starts the installed host",
+            )
+        return cls(channel, hello, path)
+
+    @property
+    def alive(self) -> bool:
+        return not self._reader.done()
+
+    @property
+    def profile_id(self) -> str:
+        return self.hello.extension.profile_id if self.hello.extension else ""
+
+    async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30.0) -> dict[str, Any]:
+        """Ask the browser; the result object, or BrowserError.
+
+        The host enforces ``timeout``; the local wait has a margin on top so a
+        host that died silently still yields an error. Cancelling the caller
+        tells the host, which tells the extension to release what it holds.
+        """
+        if not self.alive:
+            raise BrowserError("disconnected", "the browser connection is closed")
+        request_id = str(next(self._ids))
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[request_id] = future
+        try:
+            await self._channel.send(
+                frames.Request(id=request_id, method=method, params=params or {}, timeout_ms=int(timeout * 1000))
+            )
+            return await asyncio.wait_for(asyncio.shield(future), timeout + 5)
+        except asyncio.TimeoutError:
+            raise BrowserError("timeout", f"no answer from the browser within {timeout:g} s") from None
+        except (ConnectionError, FrameTooLarge) as exc:
+            raise BrowserError("disconnected", f"lost the browser connection: {exc}") from None
+        except asyncio.CancelledError:
+            if not future.done() and self.alive:
+                self._channel.post(frames.Cancel(id=request_id))
+            raise
+        finally:
+            self._waiting.pop(request_id, None)
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                frame = await self._channel.receive()
+                if frame is None:
+                    break
+                if isinstance(frame, (frames.Response, frames.Error)) and frame.id in self._waiting:
+                    future = self._waiting[frame.id]
+                    if future.done():
+                        continue
+                    if isinstance(frame, frames.Response):
+                        future.set_result(frame.result)
+                    else:
+                        future.set_exception(BrowserError(frame.error.code, frame.error.message))
+        except (ConnectionError, FrameTooLarge) as exc:
+            log.warning("host connection %s broken: %s", self.path.name, exc)
+        finally:
+            self._channel.close()
+            for future in self._waiting.values():
+                if not future.done():
+                    future.set_exception(
+                        BrowserError("disconnected", "lost the connection to the browser while it was working on this")
+                    )
+
+    async def close(self) -> None:
+        self._channel.close()
+        self._reader.cancel()
+        try:
+            await self._reader
+        except asyncio.CancelledError:
+            pass

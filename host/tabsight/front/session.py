@@ -1,0 +1,118 @@
+"""One MCP client's session: its browser link, tracked tab and tool dispatch."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from typing import Any
+
+import mcp_types as types
+
+from ..tools import TOOLS
+from ..tools.base import ToolError
+from .browsers import Browsers
+from .link import BrowserError, HostLink
+
+log = logging.getLogger("tabsight.front")
+
+#: what the agent can do about each browser-side failure
+RECOVERY = {
+    "disconnected": "The extension reconnects by itself; call again in a moment.",
+    "browser_closed": "The browser was closed; the next call connects to a browser again.",
+    "no_tab": "Call observe({what:'tabs'}) for the open tabs and configure({action:'track', tab_id}) to pick one.",
+    "timeout": "The page or browser may be busy; call again, or with a larger timeout.",
+}
+
+
+class Session:
+    def __init__(self, browsers: Browsers | None = None) -> None:
+        self.id = uuid.uuid4().hex[:8]
+        self.browsers = browsers or Browsers(self.id)
+
+    async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+        """Run a tool; every failure becomes an isError result, never an exception."""
+        tool = TOOLS.get(name)
+        try:
+            if tool is None:
+                raise ToolError(f"Unknown tool {name!r}; tools: {', '.join(TOOLS)}")
+            content = await tool.handler(self, tool.parse(arguments))
+            return types.CallToolResult(content=content)
+        except ToolError as exc:
+            return _error(str(exc))
+        except BrowserError as exc:
+            hint = RECOVERY.get(exc.code)
+            return _error(f"{exc.message} {hint}" if hint else exc.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bug must not end the session: report it and go on
+            log.exception("tool %s failed", name)
+            return _error(f"Internal error in {name}: {type(exc).__name__}: {exc}")
+
+    async def describe_tabs(self) -> dict[str, Any]:
+        """Every connected browser with its tabs; marks the tracked one."""
+        links = await self.browsers.all_links()
+        current = links[0]
+        _link, tracked_id = await self.browsers.tab()
+        browsers = []
+        try:
+            for link in links:
+                listing = await link.request("tabs.list", timeout=5)
+                ext = link.hello.extension
+                is_current = link is current
+                browsers.append(
+                    {
+                        "browser": link.hello.host_id,
+                        "name": f"{ext.browser.name} {ext.browser.version}".strip() if ext else "unknown",
+                        "embedded": bool(link.hello.embedded),
+                        "tabs": [
+                            {
+                                "id": tab["id"],
+                                "title": tab.get("title", "")[:100],
+                                "url": tab.get("url", ""),
+                                **({"active": True} if tab.get("active") else {}),
+                                **({"tracked": True} if is_current and tab["id"] == tracked_id else {}),
+                            }
+                            for tab in listing.get("tabs", [])
+                        ],
+                    }
+                )
+        finally:
+            for link in links[1:]:
+                await link.close()
+        return {"browsers": browsers}
+
+    async def find_tab(self, tab_id: int, browser: str | None) -> dict[str, Any] | None:
+        """Track ``tab_id`` (in ``browser``, if given); its description, or None if absent."""
+        links = await self.browsers.all_links()
+        found: list[tuple[HostLink, dict[str, Any]]] = []
+        for link in links:
+            if browser and link.hello.host_id != browser:
+                continue
+            listing = await link.request("tabs.list", timeout=5)
+            found += [(link, tab) for tab in listing.get("tabs", []) if tab["id"] == tab_id]
+        if len(found) > 1:
+            for link in links[1:]:
+                await link.close()
+            raise ToolError(
+                f"Tab id {tab_id} exists in several browsers ({', '.join(link.hello.host_id for link, _ in found)}); "
+                "pass 'browser' to say which."
+            )
+        chosen = found[0][0] if found else None
+        for link in links:
+            if link is not chosen and link is not links[0]:
+                await link.close()
+        if chosen is None:
+            return None
+        if chosen is not links[0]:
+            await self.browsers.use(chosen)
+        self.browsers.track(chosen, tab_id)
+        tab = found[0][1]
+        return {"browser": chosen.hello.host_id, "tab_id": tab_id, "url": tab.get("url"), "title": tab.get("title")}
+
+    async def aclose(self) -> None:
+        await self.browsers.aclose()
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)

@@ -1,0 +1,299 @@
+"""The host: routes requests from any number of fronts to the extension and back.
+
+One host runs per browser profile, started by the browser through native
+messaging. It listens on a Unix socket in the per-user runtime folder (0700
+folder, 0600 socket, peer uid checked), rewrites request ids so fronts never
+see each other's traffic, times requests out, and cancels the requests of a
+front that goes away so the extension releases what they held.
+
+An embedded host (the browser was started by a front, ``TABSIGHT_EMBEDDED``
+set) also ends that browser when its last front has gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import os
+import signal
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import PROTOCOL_VERSION, __version__
+from ..protocol import frames
+from ..protocol.channel import FrameChannel
+from ..protocol.framing import MAX_FRAME, FrameTooLarge
+from .peercred import peer_uid
+
+log = logging.getLogger("tabsight.host")
+
+DEFAULT_TIMEOUT_MS = 30_000
+HELLO_TIMEOUT = 10.0
+
+
+@dataclass(eq=False)
+class FrontConnection:
+    number: int
+    channel: FrameChannel
+    session: str = ""
+    #: this front's request id -> the id the extension sees
+    in_flight: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Pending:
+    front: FrontConnection
+    local_id: str
+    timer: asyncio.TimerHandle
+
+
+@dataclass(frozen=True)
+class EmbeddedSettings:
+    """How an embedded host ends its browser (see module docstring)."""
+
+    token: str
+    #: seconds without any front before the browser is stopped
+    linger: float = 2.0
+    #: seconds to wait for the first front after the browser started
+    first_front_grace: float = 60.0
+
+    @classmethod
+    def from_env(cls) -> EmbeddedSettings | None:
+        token = os.environ.get("TABSIGHT_EMBEDDED")
+        if not token:
+            return None
+        return cls(token=token, linger=float(os.environ.get("TABSIGHT_EMBEDDED_LINGER", "2")))
+
+
+class Host:
+    def __init__(self, extension: FrameChannel, socket_path: Path, embedded: EmbeddedSettings | None = None) -> None:
+        self.extension = extension
+        self.socket_path = socket_path
+        self.embedded = embedded
+        self.host_id = uuid.uuid4().hex[:12]
+        self.extension_hello: frames.Hello | None = None
+        self.fronts: set[FrontConnection] = set()
+        self.pending: dict[str, Pending] = {}
+        self.last_active = time.time()
+        self._front_numbers = itertools.count(1)
+        self._request_numbers = itertools.count(1)
+        self._idle_timer: asyncio.TimerHandle | None = None
+
+    # -- lifecycle ---------------------------------------------------------
+
+    async def run(self) -> None:
+        """Serve until the browser closes the port; then remove the socket."""
+        await self.extension.send(frames.Hello(role="host", version=__version__))
+        first = await asyncio.wait_for(self.extension.receive(), HELLO_TIMEOUT)
+        if not isinstance(first, frames.Hello):
+            log.error("the extension did not say hello (got %r); exiting", first)
+            return
+        self._on_extension_hello(first)
+        old_umask = os.umask(0o177)  # the socket is born 0600: no window where others may connect
+        try:
+            server = await asyncio.start_unix_server(self._serve_front, path=str(self.socket_path), limit=MAX_FRAME)
+        finally:
+            os.umask(old_umask)
+        os.chmod(self.socket_path, 0o600)
+        log.info("host %s listening on %s", self.host_id, self.socket_path)
+        if self.embedded:
+            self._arm_idle_timer(self.embedded.first_front_grace)
+        try:
+            await self._read_extension()
+        finally:
+            server.close()
+            self.socket_path.unlink(missing_ok=True)
+            for pending in self.pending.values():
+                pending.timer.cancel()
+                pending.front.channel.post(
+                    frames.error(pending.local_id, "browser_closed", "The browser closed its connection to tabsight.")
+                )
+            for front in list(self.fronts):
+                front.channel.close()
+            log.info("host %s stopped: the browser closed the port", self.host_id)
+
+    def _on_extension_hello(self, hello: frames.Hello) -> None:
+        self.extension_hello = hello
+        if hello.protocol != PROTOCOL_VERSION:
+            log.error(
+                "extension speaks protocol %s, host %s: reload the extension at chrome://extensions",
+                hello.protocol,
+                PROTOCOL_VERSION,
+            )
+        if hello.version != __version__:
+            log.warning("extension %s, host %s: reload the extension at chrome://extensions", hello.version, __version__)
+
+    # -- extension side ----------------------------------------------------
+
+    async def _read_extension(self) -> None:
+        while True:
+            try:
+                frame = await self.extension.receive()
+            except (FrameTooLarge, ConnectionError) as exc:
+                log.error("extension channel broken: %s", exc)
+                return
+            if frame is None:
+                return
+            if isinstance(frame, (frames.Response, frames.Error)):
+                self._deliver(frame)
+            elif isinstance(frame, frames.Event):
+                if frame.event == "activity":
+                    self.last_active = time.time()
+            elif isinstance(frame, frames.Hello):
+                self._on_extension_hello(frame)
+            elif isinstance(frame, frames.Request):
+                await self.extension.send(frames.error(frame.id, "bad_request", "the host takes no requests"))
+
+    def _deliver(self, frame: frames.Response | frames.Error) -> None:
+        pending = self.pending.pop(frame.id, None) if frame.id is not None else None
+        if pending is None:
+            return  # answered after its timeout or cancel: the front was already told
+        pending.timer.cancel()
+        pending.front.in_flight.pop(pending.local_id, None)
+        pending.front.channel.post(frame.model_copy(update={"id": pending.local_id}))
+
+    # -- front side --------------------------------------------------------
+
+    async def _serve_front(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        channel = FrameChannel(reader, writer, name="front")
+        uid = peer_uid(writer.get_extra_info("socket"))
+        if uid != os.getuid():
+            log.warning("refused a connection from uid %s", uid)
+            await channel.send(frames.error(None, "forbidden", "this tabsight host serves only its own user"))
+            channel.close()
+            return
+        front = FrontConnection(number=next(self._front_numbers), channel=channel)
+        channel.name = f"front-{front.number}"
+        try:
+            if not await self._greet(front):
+                return
+            self.fronts.add(front)
+            self._fronts_changed()
+            while True:
+                frame = await channel.receive()
+                if frame is None:
+                    return
+                if isinstance(frame, frames.Request):
+                    await self._on_front_request(front, frame)
+                elif isinstance(frame, frames.Cancel):
+                    self._cancel(front, frame.id)
+        except (ConnectionError, FrameTooLarge, asyncio.TimeoutError) as exc:
+            log.warning("%s dropped: %s", channel.name, exc)
+        finally:
+            self.fronts.discard(front)
+            for local_id in list(front.in_flight):
+                self._cancel(front, local_id)
+            channel.close()
+            self._fronts_changed()
+
+    async def _greet(self, front: FrontConnection) -> bool:
+        hello = await asyncio.wait_for(front.channel.receive(), HELLO_TIMEOUT)
+        if not isinstance(hello, frames.Hello) or hello.role != "front":
+            await front.channel.send(frames.error(None, "bad_request", "expected a front hello"))
+            return False
+        if hello.protocol != PROTOCOL_VERSION:
+            fix = (
+                "restart the browser so that it starts the newer host"
+                if hello.protocol > PROTOCOL_VERSION
+                else "upgrade tabsight where the MCP client runs it"
+            )
+            await front.channel.send(
+                frames.error(
+                    None,
+                    "version_mismatch",
+                    f"the front speaks protocol {hello.protocol}, this host {PROTOCOL_VERSION}: {fix}",
+                )
+            )
+            return False
+        front.session = hello.session or ""
+        await front.channel.send(self.hello())
+        return True
+
+    def hello(self) -> frames.Hello:
+        ext = self.extension_hello
+        return frames.Hello(
+            role="host",
+            version=__version__,
+            host_id=self.host_id,
+            pid=os.getpid(),
+            embedded=self.embedded.token if self.embedded else None,
+            extension=frames.ExtensionInfo(
+                version=ext.version,
+                browser=ext.browser or frames.BrowserInfo(),
+                profile_id=ext.profile_id or "",
+                protocol=ext.protocol,
+            )
+            if ext
+            else None,
+            last_active=self.last_active,
+        )
+
+    async def _on_front_request(self, front: FrontConnection, request: frames.Request) -> None:
+        if request.method == "host.status":
+            status = self.hello().model_dump(mode="json", exclude_none=True)
+            status["fronts"] = len(self.fronts)
+            front.channel.post(frames.Response(id=request.id, result=status))
+            return
+        if request.id in front.in_flight:
+            front.channel.post(frames.error(request.id, "bad_request", f"request id {request.id!r} is already in flight"))
+            return
+        global_id = f"{front.number}.{next(self._request_numbers)}"
+        forwarded = request.model_copy(update={"id": global_id})
+        try:
+            await self.extension.send(forwarded)
+        except FrameTooLarge as exc:
+            front.channel.post(frames.error(request.id, "frame_too_large", f"request too large for the browser: {exc}"))
+            return
+        timeout = (request.timeout_ms or DEFAULT_TIMEOUT_MS) / 1000
+        timer = asyncio.get_running_loop().call_later(timeout, self._expire, global_id)
+        self.pending[global_id] = Pending(front, request.id, timer)
+        front.in_flight[request.id] = global_id
+
+    def _expire(self, global_id: str) -> None:
+        pending = self.pending.pop(global_id, None)
+        if pending is None:
+            return
+        pending.front.in_flight.pop(pending.local_id, None)
+        pending.front.channel.post(
+            frames.error(pending.local_id, "timeout", "the browser did not answer in time; the request was cancelled")
+        )
+        asyncio.ensure_future(self.extension.send(frames.Cancel(id=global_id)))
+
+    def _cancel(self, front: FrontConnection, local_id: str) -> None:
+        global_id = front.in_flight.pop(local_id, None)
+        pending = self.pending.pop(global_id, None) if global_id else None
+        if pending is None:
+            return
+        pending.timer.cancel()
+        asyncio.ensure_future(self.extension.send(frames.Cancel(id=global_id)))
+
+    # -- embedded browser lifetime ----------------------------------------
+
+    def _fronts_changed(self) -> None:
+        if not self.embedded:
+            return
+        if self.fronts:
+            if self._idle_timer:
+                self._idle_timer.cancel()
+                self._idle_timer = None
+        else:
+            self._arm_idle_timer(self.embedded.linger)
+
+    def _arm_idle_timer(self, delay: float) -> None:
+        if self._idle_timer:
+            self._idle_timer.cancel()
+        self._idle_timer = asyncio.get_running_loop().call_later(delay, self._stop_browser)
+
+    def _stop_browser(self) -> None:
+        """No front wants the embedded browser any more: end it (it is our parent)."""
+        if self.fronts:
+            return
+        browser = os.getppid()
+        log.info("embedded browser idle: stopping it (pid %s)", browser)
+        try:
+            os.kill(browser, signal.SIGTERM)
+        except ProcessLookupError:
+            pass

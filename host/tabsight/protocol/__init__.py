@@ -1,0 +1,1 @@
+"""The frame protocol shared by both channels (docs/wire-protocol.md)."""
