@@ -4,6 +4,7 @@ import { captureTab } from './capture.js';
 import { ensureConnected, sendEvent, serve } from './native.js';
 import { pageInfo } from './page.js';
 import { listTabs, navigateTab } from './tabs.js';
+import { setViewport } from './viewport.js';
 
 const RECONNECT_ALARM = 'tabsight-reconnect';
 
@@ -14,6 +15,7 @@ const methods = {
   'tab.navigate': navigateTab,
   'page.info': pageInfo,
   capture: captureTab,
+  'window.set_viewport': setViewport,
 };
 
 // At top level so it runs whenever the worker starts: install, browser

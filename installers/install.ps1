@@ -18,6 +18,7 @@ $Repo = Split-Path -Parent $PSScriptRoot
 $Venv = if ($env:TABSIGHT_VENV) { $env:TABSIGHT_VENV } else { Join-Path $Repo '.venv' }
 $VenvPython = Join-Path $Venv 'Scripts\python.exe'
 $Tabsight = Join-Path $Venv 'Scripts\tabsight.exe'
+$NeedPython = 'Python 3.10 or newer is needed: install it from https://www.python.org/downloads/ and run this script again.'
 
 # Native programs report failure through their exit code, which $ErrorActionPreference ignores.
 function Invoke-Checked {
@@ -35,9 +36,10 @@ if (-not (Test-Path $VenvPython)) {
     } elseif (Get-Command python -ErrorAction SilentlyContinue) {
         $Python = 'python'; $PythonArgs = @()
     } else {
-        throw 'Python 3.10 or newer is needed: install it from https://www.python.org/downloads/ and run this script again.'
+        throw $NeedPython
     }
-    Invoke-Checked $Python ($PythonArgs + @('-c', 'import sys; sys.exit(sys.version_info < (3, 10))'))
+    & $Python @PythonArgs -c 'import sys; sys.exit(sys.version_info < (3, 10))'
+    if ($LASTEXITCODE -ne 0) { throw $NeedPython }
     Write-Host "Creating the virtual environment $Venv"
     Invoke-Checked $Python ($PythonArgs + @('-m', 'venv', $Venv))
 }

@@ -34,6 +34,8 @@ BrowserMode = Literal["auto", "headed", "never"]
 RECONNECT_GRACE = 5.0
 #: how long a new embedded browser may take until its host is up
 LAUNCH_TIMEOUT = 30.0
+#: the embedded browser's viewport in CSS pixels (BrowserLoop's default size)
+EMBEDDED_VIEWPORT = {"width": 1280, "height": 720}
 
 
 def browser_mode() -> BrowserMode:
@@ -137,7 +139,11 @@ class Browsers:
                 return shared
             browser = await asyncio.to_thread(embedded.launch, headless)
             self._launched = browser
-            return await self._wait_for_host(browser)
+            link = await self._wait_for_host(browser)
+            listing = await link.request("tabs.list", timeout=5)
+            for tab in listing["tabs"]:
+                await link.request("window.set_viewport", {"tab_id": tab["id"], **EMBEDDED_VIEWPORT}, timeout=5)
+            return link
 
     async def _wait_for_host(self, browser: embedded.EmbeddedBrowser) -> HostLink:
         deadline = time.monotonic() + LAUNCH_TIMEOUT

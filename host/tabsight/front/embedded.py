@@ -46,6 +46,9 @@ BASE_FLAGS = (
     "--disable-sync",
     "--disable-quic",
     "--window-size=1280,720",
+    # Headless Chromium's virtual screen is 800x600 and Chrome refuses window
+    # bounds mostly off-screen, which would cap the viewports we can set.
+    "--screen-info={3840x2160}",
 )
 
 

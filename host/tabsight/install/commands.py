@@ -3,8 +3,8 @@
 install registers the native host with every browser found and keeps a record
 of each file, folder and registry key it created in ``installed.json``, so
 uninstall removes exactly those and nothing of the user's. doctor walks the
-chain browser -> manifest -> launcher -> host -> extension and names the first
-broken link with its fix.
+chain browser -> manifest -> launcher -> host -> extension, one line per link,
+and gives the fix for each broken one.
 """
 
 from __future__ import annotations

@@ -1,0 +1,96 @@
+"""Shared fixtures: an isolated runtime folder, a loopback site, a real embedded browser.
+
+Every browser test drives the real chain: the SDK's MCP client starts
+``tabsight mcp`` as a subprocess, which reaches the headless Chromium's
+extension through the native host. One embedded browser is kept for the
+whole session (the "keeper" holds a front connection to it) so tests do not
+pay a browser start each; fault tests start browsers of their own in their
+own runtime folders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+from contextlib import asynccontextmanager
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from loopback_site import Site
+
+
+@pytest.fixture(scope="session")
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def runtime_dir(tmp_path_factory):
+    """Every test run gets its own runtime folder: it never meets the user's browsers."""
+    path = tmp_path_factory.mktemp("runtime")
+    os.chmod(path, 0o700)
+    os.environ["TABSIGHT_RUNTIME_DIR"] = str(path)
+    os.environ.pop("TABSIGHT_BROWSER", None)
+    return path
+
+
+@pytest.fixture(scope="session")
+def site():
+    with Site() as running:
+        yield running
+
+
+class Keeper:
+    """Holds one front connection to an embedded browser for the session, in a thread."""
+
+    def __init__(self) -> None:
+        from tabsight.front.browsers import Browsers
+
+        self.browsers = Browsers("keeper")
+        self.loop = asyncio.new_event_loop()
+        self.ready = threading.Event()
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+        future = asyncio.run_coroutine_threadsafe(self.browsers.link(), self.loop)
+        self.link = future.result(60)
+
+    def call(self, coro, timeout: float = 30):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    @property
+    def browser_pid(self) -> int:
+        return self.browsers._launched.process.pid
+
+    def stop(self) -> None:
+        self.call(self.browsers.aclose(), 30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def browser(runtime_dir):
+    keeper = Keeper()
+    keeper.start()
+    yield keeper
+    keeper.stop()
+
+
+def front_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(extra)
+    return env
+
+
+@asynccontextmanager
+async def mcp_client(env: dict[str, str] | None = None, **kwargs):
+    """The official SDK client talking to a real ``tabsight mcp`` subprocess."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "tabsight", "mcp"], env=env or front_env())
+    async with Client(params, **kwargs) as client:
+        yield client

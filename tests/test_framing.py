@@ -1,0 +1,107 @@
+"""The frame codec and channel: round trips, partial reads, bad frames, caps."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+
+import pytest
+
+from tabsight.protocol import frames
+from tabsight.protocol.channel import FrameChannel
+from tabsight.protocol.framing import HEADER, BadFrame, FrameDecoder, FrameTooLarge, encode, read_payload
+
+
+def raw(payload: bytes) -> bytes:
+    return HEADER.pack(len(payload)) + payload
+
+
+def test_round_trip_keeps_unicode_and_nesting():
+    obj = {"kind": "event", "event": "x", "data": {"text": "héllo ✓ 漢字", "n": [1, 2.5, None]}}
+    (payload,) = FrameDecoder().feed(encode(obj))
+    assert json.loads(payload) == obj
+
+
+def test_byte_by_byte_feed_yields_the_same_frames():
+    stream = b"".join(encode({"kind": "cancel", "id": str(i)}) for i in range(20))
+    decoder = FrameDecoder()
+    out = []
+    for i in range(len(stream)):
+        out += decoder.feed(stream[i : i + 1])
+    assert [json.loads(p)["id"] for p in out] == [str(i) for i in range(20)]
+
+
+def test_header_uses_native_byte_order():
+    assert HEADER.format == "=I"
+    assert encode({"a": 1})[:4] == len(b'{"a":1}').to_bytes(4, "little" if __import__("sys").byteorder == "little" else "big")
+
+
+def test_zero_length_and_bad_json_are_rejected_but_do_not_desynchronise():
+    stream = raw(b"") + raw(b"{not json") + raw(b"[1,2]") + raw("é".encode("latin-1")) + encode({"kind": "cancel", "id": "ok"})
+    payloads = FrameDecoder().feed(stream)
+    assert len(payloads) == 5
+    for bad in payloads[:4]:
+        with pytest.raises(BadFrame):
+            frames.parse(bad)
+    assert frames.parse(payloads[4]) == frames.Cancel(id="ok")
+
+
+def test_oversized_frame_is_refused_before_reading_it():
+    with pytest.raises(FrameTooLarge):
+        FrameDecoder(limit=100).feed(HEADER.pack(101))
+    with pytest.raises(FrameTooLarge):
+        encode({"data": "x" * 200}, limit=100)
+
+
+def test_invalid_frames_name_the_problem_and_keep_the_id():
+    with pytest.raises(BadFrame) as info:
+        frames.parse(json.dumps({"kind": "request", "id": "7"}).encode())
+    assert info.value.frame_id == "7" and "method" in str(info.value)
+    with pytest.raises(BadFrame):
+        frames.parse(json.dumps({"kind": "gossip"}).encode())
+
+
+async def _channel_pair():
+    left, right = socket.socketpair()
+    a = FrameChannel(*await asyncio.open_connection(sock=left), name="a")
+    b_reader, b_writer = await asyncio.open_connection(sock=right)
+    return a, b_reader, b_writer
+
+
+@pytest.mark.anyio
+async def test_channel_answers_a_bad_frame_and_keeps_going():
+    a, b_reader, b_writer = await _channel_pair()
+    b_writer.write(raw(json.dumps({"kind": "request", "id": "1"}).encode()))  # no method
+    b_writer.write(raw(b"garbage"))
+    b_writer.write(encode({"kind": "request", "id": "2", "method": "ping"}))
+    await b_writer.drain()
+    frame = await a.receive()
+    assert frame == frames.Request(id="2", method="ping")
+    answer = frames.parse(await read_payload(b_reader))
+    assert isinstance(answer, frames.Error) and answer.id == "1" and answer.error.code == "bad_frame"
+    b_writer.close()
+    assert await a.receive() is None
+    a.close()
+
+
+@pytest.mark.anyio
+async def test_channel_refuses_to_send_over_its_cap():
+    a, _reader, writer = await _channel_pair()
+    a.max_out = 1000
+    with pytest.raises(FrameTooLarge):
+        await a.send(frames.Event(event="big", data={"x": "y" * 2000}))
+    await a.send(frames.Event(event="small"))
+    a.close()
+    writer.close()
+
+
+@pytest.mark.anyio
+async def test_stream_cut_inside_a_frame_is_a_connection_error():
+    a, _reader, writer = await _channel_pair()
+    writer.write(HEADER.pack(50) + b"{")
+    await writer.drain()
+    writer.close()
+    with pytest.raises(ConnectionError):
+        await a.receive()
+    a.close()

@@ -1,0 +1,59 @@
+"""Bad arguments: an isError result that names the argument and the allowed values.
+
+These run the real Session dispatch; validation happens before any browser
+is needed, so no browser is involved (TABSIGHT_BROWSER=never proves it).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tabsight.front.browsers import Browsers
+from tabsight.front.session import Session
+from tabsight.tools import TOOLS
+
+
+@pytest.fixture
+def session():
+    return Session(Browsers("test", mode="never"))
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("tool", "arguments", "expected"),
+    [
+        ("observe", {"what": "everything"}, ["'what'", "'everything'", "'page' or 'tabs'"]),
+        ("observe", {}, ["missing required argument 'what'"]),
+        ("screenshot", {"format": "gif"}, ["'format'", "'gif'", "'webp', 'png' or 'jpeg'"]),
+        ("screenshot", {"quality": 0}, ["'quality'", "0", "1 to 100"]),
+        ("screenshot", {"quality": 101}, ["'quality'", "101", "1 to 100"]),
+        ("screenshot", {"colour": "red"}, ["unknown argument 'colour'", "format, quality"]),
+        ("interact", {"action": "navigate", "url": "not a url"}, ["'url'", "absolute http"]),
+        ("interact", {"action": "navigate", "url": "http://x", "timeout": 5}, ["'timeout'", "1000 to 120000"]),
+        ("interact", {"action": "fly", "url": "http://x"}, ["'action'", "'navigate'"]),
+        ("configure", {"action": "track"}, ["missing required argument 'tab_id'"]),
+        ("nonsense", {}, ["Unknown tool 'nonsense'", "observe"]),
+    ],
+)
+async def test_bad_arguments_are_explained(session, tool, arguments, expected):
+    result = await session.call(tool, arguments)
+    assert result.is_error
+    message = result.content[0].text
+    for part in expected:
+        assert part in message, message
+
+
+@pytest.mark.anyio
+async def test_without_a_browser_the_error_says_how_to_connect_one(session):
+    result = await session.call("observe", {"what": "page"})
+    assert result.is_error
+    message = result.content[0].text
+    assert "tabsight install" in message and "Load unpacked" in message and "TABSIGHT_BROWSER" in message
+
+
+def test_every_tool_schema_is_an_object_with_documented_properties():
+    for tool in TOOLS.values():
+        schema = tool.definition().input_schema
+        assert schema["type"] == "object" and schema["additionalProperties"] is False
+        for name, prop in schema["properties"].items():
+            assert prop.get("description"), f"{tool.name}.{name} has no description"
