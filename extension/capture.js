@@ -17,39 +17,74 @@ const VISIBLE_TAB_CALLS_PER_SECOND = 2;
 // Start times of recent captureVisibleTab calls, oldest first.
 const visibleTabCalls = [];
 
+// A capture racing a navigation either fails ("Not attached to an active
+// page": the renderer was swapped) or never gets a frame. So a loading tab is
+// given time to settle, each debugger attempt is bounded, and one that fails
+// that way is tried again on the settled tab.
+const SETTLE_TIMEOUT_MS = 10_000;
+const CDP_ATTEMPT_TIMEOUT_MS = 5_000;
+const CDP_ATTEMPTS = 3;
+
 export async function captureTab(params, signal) {
   const tabId = tabIdParam(params);
   const format = enumParam(params, 'format', FORMATS, 'jpeg');
   const quality = intParam(params, 'quality', 1, 100, 80);
-  const tab = await chrome.tabs.get(tabId);
+  let tab = await settledTab(tabId, signal);
   if (isRestrictedUrl(tabUrl(tab))) {
     throw new TabsightError('restricted_page', 'Cannot capture screenshots of browser internal pages');
   }
-  signal.throwIfAborted();
 
-  // Measured in the page, in parallel with the capture, so a resize is always
-  // reflected and the hot path pays no extra round trip.
-  const metrics = readViewportMetrics(tabId);
   let data = null;
   let method = 'visible_tab';
   if (tab.active && VISIBLE_TAB_FORMATS.has(format) && takeVisibleTabSlot()) {
     data = await captureVisibleTab(tab.windowId, format, quality);
   }
   if (data === null) {
-    signal.throwIfAborted();
     method = 'cdp';
-    data = await captureWithDebugger(tabId, format, quality, signal);
+    for (let attempt = 1; data === null; attempt++) {
+      signal.throwIfAborted();
+      try {
+        data = await captureWithDebugger(tabId, format, quality, signal);
+      } catch (err) {
+        if (attempt >= CDP_ATTEMPTS || err.code === 'cancelled') throw err;
+        tab = await settledTab(tabId, signal);
+      }
+    }
   }
-  const { viewport, devicePixelRatio } = await metrics;
+  // The tab's own size is its viewport in CSS px (at 100% zoom): no script
+  // injected on the hot path, and right after a resize. The device pixel
+  // ratio follows from the image's size, which the front reads anyway.
   return {
     data,
     mime_type: `image/${format}`,
     url: tabUrl(tab),
     title: tab.title ?? '',
-    viewport,
-    device_pixel_ratio: devicePixelRatio,
+    viewport: { width: tab.width, height: tab.height },
     method,
   };
+}
+
+// The tab, once it is not loading (or SETTLE_TIMEOUT_MS has passed: a page
+// that never finishes loading is captured as it is).
+async function settledTab(tabId, signal) {
+  const tab = await chrome.tabs.get(tabId);
+  if (tab.status !== 'loading') return tab;
+  await new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      chrome.tabs.onUpdated.removeListener(onUpdated);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const onUpdated = (id, change) => {
+      if (id === tabId && change.status === 'complete') done();
+    };
+    const timer = setTimeout(done, SETTLE_TIMEOUT_MS);
+    chrome.tabs.onUpdated.addListener(onUpdated);
+    signal.addEventListener('abort', done);
+  });
+  signal.throwIfAborted();
+  return chrome.tabs.get(tabId);
 }
 
 // Rolling one-second window: room while fewer than 2 calls started in it.
@@ -84,23 +119,20 @@ async function captureWithDebugger(tabId, format, quality, signal) {
     signal.throwIfAborted();
     const options = { format, captureBeyondViewport: false };
     if (format !== 'png') options.quality = quality;
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no frame within ${CDP_ATTEMPT_TIMEOUT_MS} ms`)),
+        CDP_ATTEMPT_TIMEOUT_MS);
+    });
     try {
-      const { data } = await send(tabId, 'Page.captureScreenshot', options);
+      // Raced inside withDebugger so that a command that never answers still
+      // ends in a detach, which is what frees it.
+      const { data } = await Promise.race([send(tabId, 'Page.captureScreenshot', options), timeout]);
       return data;
     } catch (err) {
       throw new TabsightError('capture_failed', `Page.captureScreenshot failed: ${err.message}`);
+    } finally {
+      clearTimeout(timer);
     }
   });
-}
-
-async function readViewportMetrics(tabId) {
-  const [{ result }] = await chrome.scripting.executeScript({
-    target: { tabId },
-    world: 'ISOLATED',
-    func: () => ({
-      viewport: { width: window.innerWidth, height: window.innerHeight },
-      devicePixelRatio: window.devicePixelRatio,
-    }),
-  });
-  return result;
 }

@@ -10,7 +10,11 @@ const MAX_NAVIGATION_TIMEOUT_MS = 600_000;
 const SCHEMES_WITH_HTTP_STATUS = new Set(['http:', 'https:']);
 
 export async function listTabs() {
-  const [tabs, focusedTabId] = await Promise.all([chrome.tabs.query({}), getFocusedTabId()]);
+  const [tabs, focusedTabId, debugged] = await Promise.all([
+    chrome.tabs.query({}),
+    getFocusedTabId(),
+    debuggedTabIds(),
+  ]);
   return {
     tabs: tabs.map((tab) => ({
       id: tab.id,
@@ -19,9 +23,17 @@ export async function listTabs() {
       url: tabUrl(tab),
       title: tab.title ?? '',
       status: tab.status ?? null,
+      debugger_attached: debugged.has(tab.id),
     })),
     focused_tab_id: focusedTabId,
   };
+}
+
+// Tabs some debugger (ours, DevTools, another extension) is attached to: shows
+// attachments that outlived their request, and why a capture may be refused.
+async function debuggedTabIds() {
+  const targets = await chrome.debugger.getTargets();
+  return new Set(targets.filter((t) => t.attached && t.tabId !== undefined).map((t) => t.tabId));
 }
 
 // The active tab of the normal window the user used last: popups and

@@ -14,7 +14,8 @@ from tabsight.tools import TOOLS
 
 
 @pytest.fixture
-def session():
+def session(tmp_path, monkeypatch):
+    monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(tmp_path))  # no host in sight
     return Session(Browsers("test", mode="never"))
 
 

@@ -1,0 +1,86 @@
+"""Faults: a host killed mid-request, the browser closed, a client that walks away."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import time
+
+import anyio
+import pytest
+
+from conftest import front_env, mcp_client
+from processes import alive, wait_until
+from tabsight.front.browsers import Browsers
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+
+def host_pids(runtime) -> list[int]:
+    return [int(p.stem.split("-")[1]) for p in runtime.glob("host-*.sock")]
+
+
+async def test_host_killed_mid_request_errors_then_session_recovers(tmp_path, site):
+    runtime = tmp_path / "rt"
+    runtime.mkdir(mode=0o700)
+    async with mcp_client(front_env(TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
+        first = await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html")})
+        assert not first.is_error, first.content[0].text
+        (host,) = host_pids(runtime)
+
+        async def kill_soon():
+            await anyio.sleep(0.5)
+            os.kill(host, signal.SIGKILL)
+
+        started = time.monotonic()
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(kill_soon)
+            slow = await client.call_tool(
+                "interact", {"action": "navigate", "url": site.url("/slow?ms=20000"), "timeout": 30000}
+            )
+        assert slow.is_error and "lost the connection" in slow.content[0].text
+        assert time.monotonic() - started < 10, "the in-flight request must fail fast, not wait for its timeout"
+
+        # The extension starts a new host by itself; the same session then works again.
+        page = await client.call_tool("observe", {"what": "page"})
+        assert not page.is_error, page.content[0].text
+        assert json.loads(page.content[0].text)["url"].startswith(site.base)
+        assert host_pids(runtime) and host not in host_pids(runtime)
+
+
+async def test_closing_the_browser_stops_the_host_and_removes_its_socket(tmp_path, monkeypatch):
+    runtime = tmp_path / "rt"
+    monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(runtime))
+    browsers = Browsers("fault-test")
+    link = await browsers.link()
+    host, socket_path = link.hello.pid, link.path
+    assert alive(host) and socket_path.exists()
+    browsers._launched.process.terminate()
+    assert await asyncio.to_thread(wait_until, lambda: not alive(host) and not socket_path.exists(), 15)
+    await browsers.aclose()
+    assert not browsers._launched.profile.exists()
+
+
+async def test_client_leaving_mid_request_leaves_nothing_behind(browser, site):
+    async def host_state():
+        status = await browser.link.request("host.status")
+        tabs = await browser.link.request("tabs.list")
+        return status["fronts"], tabs["tabs"]
+
+    fronts_before, tabs_before = browser.call(host_state())
+    async with mcp_client() as client:
+        await client.call_tool("interact", {"action": "navigate", "url": site.url("/busy.html")})
+        with anyio.move_on_after(0.6):
+            # webp goes through chrome.debugger; the busy page holds the capture up
+            await client.call_tool("screenshot", {"format": "webp"})
+        # leaving the block closes the client's stdin: the front exits mid-request
+
+    def settled():
+        fronts, tabs = browser.call(host_state())
+        return fronts == fronts_before and not any(tab["debugger_attached"] for tab in tabs)
+
+    assert await asyncio.to_thread(wait_until, settled, 10)
+    _, tabs_after = browser.call(host_state())
+    assert [t["id"] for t in tabs_after] == [t["id"] for t in tabs_before]

@@ -1,0 +1,86 @@
+"""No TCP/UDP listener anywhere in the chain; socket modes; other users refused."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from conftest import mcp_client
+from processes import descendants, inet_listeners
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+
+def chain_pids(browser) -> set[int]:
+    """The embedded browser and everything below it (the host is its child)."""
+    return descendants(browser.browser_pid)
+
+
+def front_pids() -> set[int]:
+    own = descendants(os.getpid()) - {os.getpid()}
+    return {pid for pid in own if b"tabsight" in open(f"/proc/{pid}/cmdline", "rb").read()}
+
+
+async def test_no_process_of_the_chain_listens_on_tcp_or_udp(browser, site):
+    async with mcp_client() as client:
+        result = await client.call_tool("screenshot", {"format": "webp"})
+        assert not result.is_error
+        pids = chain_pids(browser) | front_pids()
+        assert len(pids) > 3  # browser, its helpers, the host, the front
+        assert inet_listeners(pids) == []
+
+
+async def test_socket_is_0600_in_a_0700_folder(browser, runtime_dir):
+    assert stat.S_IMODE(runtime_dir.stat().st_mode) == 0o700
+    sockets = list(runtime_dir.glob("host-*.sock"))
+    assert sockets
+    for path in sockets:
+        info = path.stat()
+        assert stat.S_ISSOCK(info.st_mode) and stat.S_IMODE(info.st_mode) == 0o600
+        assert info.st_uid == os.getuid()
+
+
+CONNECT_AS_NOBODY = """
+import os, socket, sys
+os.setgid(65534); os.setuid(65534)
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1])
+except PermissionError:
+    print("denied"); sys.exit(0)
+data = b""
+while chunk := s.recv(65536):
+    data += chunk
+print("closed", data[4:].decode())
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another user")
+async def test_another_user_is_refused(browser, runtime_dir):
+    (path,) = list(runtime_dir.glob("host-*.sock"))[:1]
+
+    def as_nobody(target) -> str:
+        run = subprocess.run(
+            [sys.executable, "-c", CONNECT_AS_NOBODY, str(target)], capture_output=True, text=True, timeout=10
+        )
+        return run.stdout.strip() + run.stderr.strip()
+
+    # The folder's mode alone keeps others out...
+    assert as_nobody(path) == "denied"
+    # ...and if the socket were reachable with loose modes, the host's peer-uid
+    # check still refuses: a hard link in an open folder reaches the same socket.
+    with tempfile.TemporaryDirectory(dir="/tmp") as open_dir:
+        os.chmod(open_dir, 0o755)
+        exposed = os.path.join(open_dir, "exposed.sock")
+        os.link(path, exposed)
+        os.chmod(exposed, 0o666)
+        try:
+            answer = as_nobody(exposed)
+        finally:
+            os.chmod(exposed, 0o600)
+    assert answer.startswith("closed") and '"code":"forbidden"' in answer
