@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Sets tabsight up on Linux or macOS.
+#
+#   installers/install.sh           virtualenv + tabsight + a Chromium if none is found
+#                                   + native-host registration for your browsers
+#   installers/install.sh --test    virtualenv + tabsight with its test extras + a Chromium,
+#                                   then the whole test suite (extra arguments go to pytest)
+#
+# The virtualenv is .venv at the repository root unless TABSIGHT_VENV says otherwise.
+# tabsight is installed from the repository as a regular (not editable) package, so
+# what runs is what a user gets: the extension travels inside the package.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv=${TABSIGHT_VENV:-$root/.venv}
+python=${PYTHON:-python3}
+mode=install
+if [ "${1:-}" = "--test" ]; then
+  mode=test
+  shift
+fi
+
+say() { printf 'tabsight: %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo "$@"; else return 1; fi
+}
+
+find_browser() {
+  if [ -n "${TABSIGHT_CHROMIUM:-}" ]; then echo "$TABSIGHT_CHROMIUM"; return; fi
+  for name in chromium chromium-browser google-chrome google-chrome-stable brave-browser microsoft-edge; do
+    if command -v "$name" >/dev/null; then command -v "$name"; return; fi
+  done
+  for app in "/Applications/Chromium.app/Contents/MacOS/Chromium" "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"; do
+    if [ -x "$app" ]; then echo "$app"; return; fi
+  done
+}
+
+browser=$(find_browser || true)
+if [ -z "$browser" ]; then
+  if command -v apt-get >/dev/null; then
+    say "no Chromium-family browser found: installing Debian's chromium"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+      && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+      || say "could not install chromium (need root or passwordless sudo); install a Chromium-family browser yourself"
+    browser=$(find_browser || true)
+  else
+    say "no Chromium-family browser found; install Chromium (or set TABSIGHT_CHROMIUM to a browser's path)"
+  fi
+fi
+case "$browser" in
+  /snap/*) say "$browser is a Snap: its confinement cannot start native hosts; install a non-Snap Chromium or Chrome" ;;
+esac
+
+if [ ! -x "$venv/bin/python" ]; then
+  say "creating the virtualenv $venv"
+  if ! "$python" -m venv "$venv" 2>/dev/null; then
+    # Debian ships venv separately
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    "$python" -m venv "$venv"
+  fi
+fi
+
+if [ "$mode" = test ]; then
+  say "installing tabsight with its test extras"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check "$root[test]"
+  cd "$root"
+  exec "$venv/bin/python" -m pytest "$@"
+fi
+
+say "installing tabsight"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check "$root"
+"$venv/bin/tabsight" install
+say "done. Try: $venv/bin/tabsight shot https://example.com -o example.png"
