@@ -117,7 +117,7 @@ async function captureVisibleTab(windowId, format, quality) {
 async function captureWithDebugger(tabId, format, quality, signal) {
   return withDebugger(tabId, async () => {
     signal.throwIfAborted();
-    const options = { format, captureBeyondViewport: false };
+    const options = { format, captureBeyondViewport: false, optimizeForSpeed: true };
     if (format !== 'png') options.quality = quality;
     let timer;
     const timeout = new Promise((_, reject) => {

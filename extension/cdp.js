@@ -9,7 +9,7 @@ import { TabsightError } from './errors.js';
 
 const PROTOCOL_VERSION = '1.3';
 
-// tabId -> { users, attached: Promise<void>, detached: Promise<void> | null }
+// tabId -> { users, attached: Promise<void>, detached: Promise<void> | null, idleTimer }
 const attachments = new Map();
 
 // Chrome detaches on its own when the tab closes or the user dismisses the
@@ -23,7 +23,7 @@ export async function withDebugger(tabId, fn) {
   try {
     return await fn();
   } finally {
-    await release(tabId, entry);
+    release(tabId, entry);
   }
 }
 
@@ -41,6 +41,7 @@ async function acquire(tabId) {
       continue;
     }
     entry.users++;
+    clearTimeout(entry.idleTimer);
     await entry.attached; // on failure the entry is already gone from the map
     return entry;
   }
@@ -54,15 +55,25 @@ async function acquire(tabId) {
   return entry;
 }
 
-async function release(tabId, entry) {
+// Attaching and detaching cost about 20 ms together, more than a capture, so
+// the last user out leaves the attachment for IDLE_DETACH_MS: a burst of
+// captures pays for one attach. It is still released soon after the last
+// use, and at once when the tab closes.
+const IDLE_DETACH_MS = 3000;
+
+function release(tabId, entry) {
   entry.users--;
+  if (entry.users > 0 || attachments.get(tabId) !== entry) return;
+  entry.idleTimer = setTimeout(() => detachIdle(tabId, entry), IDLE_DETACH_MS);
+}
+
+function detachIdle(tabId, entry) {
   if (entry.users > 0 || attachments.get(tabId) !== entry) return;
   entry.detached = chrome.debugger.detach({ tabId })
     .catch(() => {}) // already detached (tab closed, bar dismissed): nothing to free
     .finally(() => {
       if (attachments.get(tabId) === entry) attachments.delete(tabId);
     });
-  await entry.detached;
 }
 
 async function attach(tabId) {

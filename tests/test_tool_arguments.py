@@ -58,3 +58,24 @@ def test_every_tool_schema_is_an_object_with_documented_properties():
         assert schema["type"] == "object" and schema["additionalProperties"] is False
         for name, prop in schema["properties"].items():
             assert prop.get("description"), f"{tool.name}.{name} has no description"
+
+
+@pytest.mark.parametrize(
+    ("host_version", "extension_version", "fix"),
+    [("0.0.1", None, "restart the browser"), (None, "0.0.1", "reload the extension at chrome://extensions")],
+)
+def test_version_skew_names_the_fix(mocker, host_version, extension_version, fix):
+    from tabsight import __version__
+    from tabsight.front.browsers import check_versions
+    from tabsight.front.link import BrowserError
+    from tabsight.protocol.frames import ExtensionInfo, Hello
+
+    hello = Hello(
+        role="host",
+        version=host_version or __version__,
+        extension=ExtensionInfo(version=extension_version or __version__),
+    )
+    with pytest.raises(BrowserError) as info:
+        check_versions(mocker.Mock(hello=hello))
+    assert info.value.code == "version_mismatch" and fix in info.value.message
+    check_versions(mocker.Mock(hello=hello.model_copy(update={"version": __version__, "extension": ExtensionInfo(version=__version__)})))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from .. import __version__
 from ..paths import extension_dir, runtime_dir
 from . import embedded
 from .discovery import connect_all
@@ -54,6 +55,25 @@ def connect_steps() -> str:
     )
 
 
+def check_versions(link: HostLink) -> None:
+    """Front, host and extension must be one release; say which one to update."""
+    hello = link.hello
+    if hello.version != __version__:
+        raise BrowserError(
+            "version_mismatch",
+            f"The browser runs tabsight host {hello.version}, this is tabsight {__version__}: "
+            "restart the browser so that it starts the installed host.",
+        )
+    if hello.extension is None:
+        raise BrowserError("version_mismatch", "The browser's tabsight extension did not say hello: reload it at chrome://extensions.")
+    if hello.extension.version != __version__:
+        raise BrowserError(
+            "version_mismatch",
+            f"The browser's tabsight extension is {hello.extension.version}, this is tabsight {__version__}: "
+            "reload the extension at chrome://extensions (Load unpacked from the installed package).",
+        )
+
+
 @dataclass(frozen=True)
 class TrackedTab:
     profile_id: str
@@ -85,9 +105,15 @@ class Browsers:
                 self._lost_at = time.monotonic()
                 await self._link.close()
                 self._link = None
-            self._link = await self._find()
-            self._last_profile = self._link.profile_id
-            return self._link
+            link = await self._find()
+            try:
+                check_versions(link)
+            except BrowserError:
+                await link.close()
+                raise
+            self._link = link
+            self._last_profile = link.profile_id
+            return link
 
     async def _find(self) -> HostLink:
         deadline = self._lost_at + RECONNECT_GRACE
