@@ -16,24 +16,25 @@ const VISIBLE_TAB_CALLS_PER_SECOND = 2;
 
 // Start times of recent captureVisibleTab calls, oldest first.
 const visibleTabCalls = [];
-
-// A capture racing a navigation either fails ("Not attached to an active
-// page": the renderer was swapped) or never gets a frame. So a loading tab is
-// given time to settle, each debugger attempt is bounded, and one that fails
-// that way is tried again on the settled tab.
-const SETTLE_TIMEOUT_MS = 10_000;
-const CDP_ATTEMPT_TIMEOUT_MS = 5_000;
-const CDP_ATTEMPTS = 3;
+// A page whose main thread is stuck (long task, endless loop) never runs
+// the metrics script; its screenshot still comes back after this long.
+const METRICS_DEADLINE_MS = 1000;
+// Fallback for pages that cannot be scripted (error pages, data: URLs).
+let lastDevicePixelRatio = 1;
 
 export async function captureTab(params, signal) {
   const tabId = tabIdParam(params);
   const format = enumParam(params, 'format', FORMATS, 'jpeg');
   const quality = intParam(params, 'quality', 1, 100, 80);
-  let tab = await settledTab(tabId, signal);
+  const tab = await chrome.tabs.get(tabId);
   if (isRestrictedUrl(tabUrl(tab))) {
     throw new TabsightError('restricted_page', 'Cannot capture screenshots of browser internal pages');
   }
+  signal.throwIfAborted();
 
+  // Measured in the page, in parallel with the capture, so a resize is always
+  // reflected and the hot path pays no extra round trip.
+  const metrics = readViewportMetrics(tabId);
   let data = null;
   let method = 'visible_tab';
   if (tab.active && VISIBLE_TAB_FORMATS.has(format) && takeVisibleTabSlot()) {
@@ -41,50 +42,19 @@ export async function captureTab(params, signal) {
   }
   if (data === null) {
     method = 'cdp';
-    for (let attempt = 1; data === null; attempt++) {
-      signal.throwIfAborted();
-      try {
-        data = await captureWithDebugger(tabId, format, quality, signal);
-      } catch (err) {
-        if (attempt >= CDP_ATTEMPTS || err.code === 'cancelled') throw err;
-        tab = await settledTab(tabId, signal);
-      }
-    }
+    data = await captureWithDebugger(tabId, format, quality, signal);
   }
-  // The tab's own size is its viewport in CSS px (at 100% zoom): no script
-  // injected on the hot path, and right after a resize. The device pixel
-  // ratio follows from the image's size, which the front reads anyway.
+  const mimeType = `image/${format}`;
+  const { viewport, devicePixelRatio } = (await metrics) ?? (await metricsFromImage(data, mimeType));
   return {
     data,
-    mime_type: `image/${format}`,
+    mime_type: mimeType,
     url: tabUrl(tab),
     title: tab.title ?? '',
-    viewport: { width: tab.width, height: tab.height },
+    viewport,
+    device_pixel_ratio: devicePixelRatio,
     method,
   };
-}
-
-// The tab, once it is not loading (or SETTLE_TIMEOUT_MS has passed: a page
-// that never finishes loading is captured as it is).
-async function settledTab(tabId, signal) {
-  const tab = await chrome.tabs.get(tabId);
-  if (tab.status !== 'loading') return tab;
-  await new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      chrome.tabs.onUpdated.removeListener(onUpdated);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const onUpdated = (id, change) => {
-      if (id === tabId && change.status === 'complete') done();
-    };
-    const timer = setTimeout(done, SETTLE_TIMEOUT_MS);
-    chrome.tabs.onUpdated.addListener(onUpdated);
-    signal.addEventListener('abort', done);
-  });
-  signal.throwIfAborted();
-  return chrome.tabs.get(tabId);
 }
 
 // Rolling one-second window: room while fewer than 2 calls started in it.
@@ -116,23 +86,59 @@ async function captureVisibleTab(windowId, format, quality) {
 
 async function captureWithDebugger(tabId, format, quality, signal) {
   return withDebugger(tabId, async () => {
-    signal.throwIfAborted();
-    const options = { format, captureBeyondViewport: false, optimizeForSpeed: true };
+    // A hidden page (background tab, minimized window) draws no frames, and
+    // Page.captureScreenshot then often waits for one forever. A running
+    // screencast keeps frames coming; this one is sized and throttled to cost
+    // nothing, and is left running for concurrent captures sharing the
+    // attachment: it ends with the detach.
+    const options = { format, captureBeyondViewport: false };
     if (format !== 'png') options.quality = quality;
-    let timer;
-    const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no frame within ${CDP_ATTEMPT_TIMEOUT_MS} ms`)),
-        CDP_ATTEMPT_TIMEOUT_MS);
-    });
     try {
-      // Raced inside withDebugger so that a command that never answers still
-      // ends in a detach, which is what frees it.
-      const { data } = await Promise.race([send(tabId, 'Page.captureScreenshot', options), timeout]);
+      await send(tabId, 'Page.startScreencast',
+        { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000_000 }, signal);
+      const { data } = await send(tabId, 'Page.captureScreenshot', options, signal);
       return data;
     } catch (err) {
+      if (signal.aborted) throw err;
       throw new TabsightError('capture_failed', `Page.captureScreenshot failed: ${err.message}`);
-    } finally {
-      clearTimeout(timer);
     }
   });
+}
+
+// Resolves to null when the page cannot be scripted or does not answer in time.
+async function readViewportMetrics(tabId) {
+  let timer;
+  const deadline = new Promise((resolve) => {
+    timer = setTimeout(resolve, METRICS_DEADLINE_MS, null);
+  });
+  const injection = chrome.scripting.executeScript({
+    target: { tabId },
+    world: 'ISOLATED',
+    func: () => ({
+      viewport: { width: window.innerWidth, height: window.innerHeight },
+      devicePixelRatio: window.devicePixelRatio,
+    }),
+  }).then(([{ result }]) => {
+    lastDevicePixelRatio = result.devicePixelRatio;
+    return result;
+  }, () => null);
+  try {
+    return await Promise.race([injection, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// The screenshot is the viewport in device pixels; the ratio is the last one
+// a page reported, which is right unless the zoom differs between tabs.
+async function metricsFromImage(data, mimeType) {
+  const blob = await (await fetch(`data:${mimeType};base64,${data}`)).blob();
+  const bitmap = await createImageBitmap(blob);
+  const devicePixelRatio = lastDevicePixelRatio;
+  const viewport = {
+    width: Math.round(bitmap.width / devicePixelRatio),
+    height: Math.round(bitmap.height / devicePixelRatio),
+  };
+  bitmap.close();
+  return { viewport, devicePixelRatio };
 }

@@ -27,8 +27,17 @@ export async function withDebugger(tabId, fn) {
   }
 }
 
-export function send(tabId, method, params = {}) {
-  return chrome.debugger.sendCommand({ tabId }, method, params);
+// Rejects with the signal's reason as soon as it aborts, so the caller's
+// withDebugger finally runs and detaches, which also ends the command.
+export function send(tabId, method, params = {}, signal = undefined) {
+  signal?.throwIfAborted();
+  const command = chrome.debugger.sendCommand({ tabId }, method, params);
+  if (!signal) return command;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    command.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 async function acquire(tabId) {

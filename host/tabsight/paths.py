@@ -74,11 +74,11 @@ def runtime_dir(create: bool = True) -> Path:
             warnings.simplefilter("ignore")
             path = Path(platformdirs.user_runtime_dir("tabsight"))
         if len(str(path)) > 80:  # sun_path holds 104-108 bytes; macOS runtime dirs are long
-            path = Path(tempfile.gettempdir()) / f"tabsight-{os.getuid()}"
+            path = Path(tempfile.gettempdir()) / f"tabsight-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
     if create:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = path.stat()
-        if info.st_uid != os.getuid():
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
             raise PermissionError(f"{path} belongs to uid {info.st_uid}, not to you; remove it or set TABSIGHT_RUNTIME_DIR")
         if stat.S_IMODE(info.st_mode) & 0o077:
             os.chmod(path, 0o700)

@@ -10,19 +10,17 @@ which makes that host end the browser when its last front has gone.
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import NATIVE_HOST_NAME
-from ..paths import extension_dir, extension_origin, runtime_dir
+from ..install.manifest import write_launcher, write_manifest
+from ..paths import extension_dir, runtime_dir
 
 CANDIDATES = (
     "chromium",
@@ -103,19 +101,10 @@ class EmbeddedBrowser:
 
 
 def _write_native_host(profile: Path) -> None:
-    launcher = profile / "tabsight-host"
-    launcher.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m tabsight host \"$@\"\n")
-    launcher.chmod(0o700)
-    manifest = {
-        "name": NATIVE_HOST_NAME,
-        "description": "tabsight native host (embedded browser)",
-        "path": str(launcher),
-        "type": "stdio",
-        "allowed_origins": [extension_origin()],
-    }
+    """The same launcher and manifest `tabsight install` writes, inside the temporary profile."""
     hosts = profile / "NativeMessagingHosts"
     hosts.mkdir()
-    (hosts / f"{NATIVE_HOST_NAME}.json").write_text(json.dumps(manifest, indent=2))
+    write_manifest(hosts / f"{NATIVE_HOST_NAME}.json", write_launcher(profile))
 
 
 def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:

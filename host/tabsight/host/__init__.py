@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import shutil
 import sys
+import time
 
 from ..paths import extension_origin, host_socket_path
 from .native import caller_origin, extension_channel
@@ -29,4 +31,23 @@ def run(argv: list[str]) -> int:
         await host.run()
 
     asyncio.run(main())
+    remove_embedded_profile()
     return 0
+
+
+def remove_embedded_profile(wait: float = 10.0) -> None:
+    """Delete an embedded browser's temporary profile once that browser has exited.
+
+    The front that started the browser does this when it outlives the
+    browser; when it did not (it exited first, or was killed), the host is
+    the last one left that knows the profile.
+    """
+    profile = os.environ.get("TABSIGHT_EMBEDDED_PROFILE")
+    if not profile:
+        return
+    browser = os.getppid()
+    deadline = time.monotonic() + wait
+    while os.getppid() == browser and time.monotonic() < deadline:
+        time.sleep(0.1)  # our parent is the browser: reparented means it is gone
+    if os.getppid() != browser:
+        shutil.rmtree(profile, ignore_errors=True)
