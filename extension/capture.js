@@ -16,24 +16,32 @@ const VISIBLE_TAB_CALLS_PER_SECOND = 2;
 
 // Start times of recent captureVisibleTab calls, oldest first.
 const visibleTabCalls = [];
-// A page whose main thread is stuck (long task, endless loop) never runs
-// the metrics script; its screenshot still comes back after this long.
-const METRICS_DEADLINE_MS = 1000;
-// Fallback for pages that cannot be scripted (error pages, data: URLs).
+
+// A capture racing a navigation either fails ("Not attached to an active
+// page": the renderer was swapped) or never gets a frame. So a loading tab is
+// given time to settle, each debugger attempt is bounded, and one that fails
+// that way is tried again on the settled tab.
+const SETTLE_TIMEOUT_MS = 10_000;
+const CDP_ATTEMPT_TIMEOUT_MS = 5_000;
+const CDP_ATTEMPTS = 3;
+
+// The page's own innerWidth/innerHeight/devicePixelRatio are read in parallel
+// with the capture (about 2 ms, so right after a resize and at any zoom). A
+// page that cannot be scripted (error page, data: URL) or whose main thread
+// is busy gets this long after the capture, then the tab's size instead.
+const METRICS_GRACE_MS = 50;
+// The ratio last reported by a page: the fallback's best guess.
 let lastDevicePixelRatio = 1;
 
 export async function captureTab(params, signal) {
   const tabId = tabIdParam(params);
   const format = enumParam(params, 'format', FORMATS, 'jpeg');
   const quality = intParam(params, 'quality', 1, 100, 80);
-  const tab = await chrome.tabs.get(tabId);
+  let tab = await settledTab(tabId, signal);
   if (isRestrictedUrl(tabUrl(tab))) {
     throw new TabsightError('restricted_page', 'Cannot capture screenshots of browser internal pages');
   }
-  signal.throwIfAborted();
 
-  // Measured in the page, in parallel with the capture, so a resize is always
-  // reflected and the hot path pays no extra round trip.
   const metrics = readViewportMetrics(tabId);
   let data = null;
   let method = 'visible_tab';
@@ -42,19 +50,50 @@ export async function captureTab(params, signal) {
   }
   if (data === null) {
     method = 'cdp';
-    data = await captureWithDebugger(tabId, format, quality, signal);
+    for (let attempt = 1; data === null; attempt++) {
+      signal.throwIfAborted();
+      try {
+        data = await captureWithDebugger(tabId, format, quality, signal);
+      } catch (err) {
+        if (attempt >= CDP_ATTEMPTS || err.code === 'cancelled') throw err;
+        tab = await settledTab(tabId, signal);
+      }
+    }
   }
-  const mimeType = `image/${format}`;
-  const { viewport, devicePixelRatio } = (await metrics) ?? (await metricsFromImage(data, mimeType));
+  const { viewport, devicePixelRatio } = (await withinGrace(metrics)) ??
+    { viewport: { width: tab.width, height: tab.height }, devicePixelRatio: lastDevicePixelRatio };
   return {
     data,
-    mime_type: mimeType,
+    mime_type: `image/${format}`,
     url: tabUrl(tab),
     title: tab.title ?? '',
     viewport,
     device_pixel_ratio: devicePixelRatio,
     method,
   };
+}
+
+// The tab, once it is not loading (or SETTLE_TIMEOUT_MS has passed: a page
+// that never finishes loading is captured as it is).
+async function settledTab(tabId, signal) {
+  const tab = await chrome.tabs.get(tabId);
+  if (tab.status !== 'loading') return tab;
+  await new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      chrome.tabs.onUpdated.removeListener(onUpdated);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const onUpdated = (id, change) => {
+      if (id === tabId && change.status === 'complete') done();
+    };
+    const timer = setTimeout(done, SETTLE_TIMEOUT_MS);
+    chrome.tabs.onUpdated.addListener(onUpdated);
+    signal.addEventListener('abort', done);
+  });
+  signal.throwIfAborted();
+  return chrome.tabs.get(tabId);
 }
 
 // Rolling one-second window: room while fewer than 2 calls started in it.
@@ -86,59 +125,65 @@ async function captureVisibleTab(windowId, format, quality) {
 
 async function captureWithDebugger(tabId, format, quality, signal) {
   return withDebugger(tabId, async () => {
-    // A hidden page (background tab, minimized window) draws no frames, and
-    // Page.captureScreenshot then often waits for one forever. A running
-    // screencast keeps frames coming; this one is sized and throttled to cost
-    // nothing, and is left running for concurrent captures sharing the
-    // attachment: it ends with the detach.
-    const options = { format, captureBeyondViewport: false };
+    const options = { format, captureBeyondViewport: false, optimizeForSpeed: true };
     if (format !== 'png') options.quality = quality;
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no frame within ${CDP_ATTEMPT_TIMEOUT_MS} ms`)),
+        CDP_ATTEMPT_TIMEOUT_MS);
+    });
     try {
-      await send(tabId, 'Page.startScreencast',
-        { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000_000 }, signal);
-      const { data } = await send(tabId, 'Page.captureScreenshot', options, signal);
+      await keepFramesComing(tabId, signal);
+      // Raced inside withDebugger so that a command that never answers still
+      // ends in a detach, which is what frees it.
+      const { data } = await Promise.race([send(tabId, 'Page.captureScreenshot', options, signal), timeout]);
       return data;
     } catch (err) {
       if (signal.aborted) throw err;
       throw new TabsightError('capture_failed', `Page.captureScreenshot failed: ${err.message}`);
+    } finally {
+      clearTimeout(timer);
     }
   });
 }
 
-// Resolves to null when the page cannot be scripted or does not answer in time.
-async function readViewportMetrics(tabId) {
-  let timer;
-  const deadline = new Promise((resolve) => {
-    timer = setTimeout(resolve, METRICS_DEADLINE_MS, null);
-  });
-  const injection = chrome.scripting.executeScript({
-    target: { tabId },
-    world: 'ISOLATED',
-    func: () => ({
-      viewport: { width: window.innerWidth, height: window.innerHeight },
-      devicePixelRatio: window.devicePixelRatio,
-    }),
-  }).then(([{ result }]) => {
-    lastDevicePixelRatio = result.devicePixelRatio;
-    return result;
-  }, () => null);
+// A hidden page (background tab, minimized window) draws no frames, and
+// Page.captureScreenshot then mostly waits for one forever (measured: about
+// half of the captures of a background tab in headless Chromium 156). A
+// running screencast keeps frames coming; this one is sized and throttled to
+// cost nothing. It survives navigations and ends with the detach, so every
+// capture sharing the attachment relies on it and none stops it.
+async function keepFramesComing(tabId, signal) {
   try {
-    return await Promise.race([injection, deadline]);
-  } finally {
-    clearTimeout(timer);
+    await send(tabId, 'Page.startScreencast',
+      { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000_000 }, signal);
+  } catch (err) {
+    if (!/already active/i.test(err.message)) throw err;
   }
 }
 
-// The screenshot is the viewport in device pixels; the ratio is the last one
-// a page reported, which is right unless the zoom differs between tabs.
-async function metricsFromImage(data, mimeType) {
-  const blob = await (await fetch(`data:${mimeType};base64,${data}`)).blob();
-  const bitmap = await createImageBitmap(blob);
-  const devicePixelRatio = lastDevicePixelRatio;
-  const viewport = {
-    width: Math.round(bitmap.width / devicePixelRatio),
-    height: Math.round(bitmap.height / devicePixelRatio),
-  };
-  bitmap.close();
-  return { viewport, devicePixelRatio };
+// Resolves to the page's metrics, or null when the page cannot be scripted.
+async function readViewportMetrics(tabId) {
+  try {
+    const [{ result }] = await chrome.scripting.executeScript({
+      target: { tabId },
+      world: 'ISOLATED',
+      func: () => ({
+        viewport: { width: window.innerWidth, height: window.innerHeight },
+        devicePixelRatio: window.devicePixelRatio,
+      }),
+    });
+    lastDevicePixelRatio = result.devicePixelRatio;
+    return result;
+  } catch {
+    return null;
+  }
+}
+
+function withinGrace(metrics) {
+  let timer;
+  const grace = new Promise((resolve) => {
+    timer = setTimeout(resolve, METRICS_GRACE_MS, null);
+  });
+  return Promise.race([metrics, grace]).finally(() => clearTimeout(timer));
 }

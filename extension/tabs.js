@@ -6,8 +6,8 @@ import { tabUrl } from './restricted.js';
 
 const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
 const MAX_NAVIGATION_TIMEOUT_MS = 600_000;
-// webRequest does not see these; they have no HTTP status.
-const SCHEMES_WITH_HTTP_STATUS = new Set(['http:', 'https:']);
+// webRequest does not see other schemes (file:, about:); they have no HTTP status.
+const HAS_HTTP_STATUS = /^https?:/;
 
 export async function listTabs() {
   const [tabs, focusedTabId, debugged] = await Promise.all([
@@ -51,6 +51,12 @@ export async function navigateTab(params, signal) {
   const tabId = tabIdParam(params);
   const url = urlParam(params, 'url');
   const timeoutMs = intParam(params, 'timeout_ms', 1, MAX_NAVIGATION_TIMEOUT_MS, DEFAULT_NAVIGATION_TIMEOUT_MS);
+  if (new URL(url).protocol === 'data:') {
+    // chrome.tabs.update accepts it, then Chrome drops the navigation without
+    // any event: say so now rather than time out.
+    throw new TabsightError('navigation_failed',
+      `Navigation to ${url} failed: Chrome does not let extensions open data: URLs in a tab`);
+  }
   await chrome.tabs.get(tabId); // fail with no_tab before touching anything
   signal.throwIfAborted();
 
@@ -60,8 +66,21 @@ export async function navigateTab(params, signal) {
   return {
     url: finalUrl,
     title: tab.title ?? '',
-    status: SCHEMES_WITH_HTTP_STATUS.has(new URL(finalUrl).protocol) ? httpStatus : null,
+    status: HAS_HTTP_STATUS.test(finalUrl) ? httpStatus : null,
   };
+}
+
+async function startNavigation(tabId, url) {
+  // A load of this very URL is already under way (e.g. started by a request
+  // that timed out): that is the load asked for, so wait for it. Asking again
+  // would fail: Chrome rejects a duplicate of a pending navigation.
+  if ((await chrome.tabs.get(tabId)).pendingUrl === new URL(url).href) return;
+  try {
+    await chrome.tabs.update(tabId, { url });
+  } catch (err) {
+    if (/No tab with id/.test(err.message)) throw err;
+    throw new TabsightError('navigation_failed', `Navigation to ${url} failed: ${err.message}`);
+  }
 }
 
 // Navigates and resolves, once the tab has finished loading, with the HTTP
@@ -119,7 +138,7 @@ async function navigateAndWait(tabId, url, timeoutMs, signal) {
   chrome.tabs.onRemoved.addListener(onRemoved);
   signal.addEventListener('abort', onAbort);
   try {
-    await chrome.tabs.update(tabId, { url });
+    await startNavigation(tabId, url);
     return await finished;
   } finally {
     clearTimeout(timer);
