@@ -13,11 +13,21 @@ export async function pageInfo(params, signal) {
   signal.throwIfAborted();
   // The isolated world sees the same DOM but not the page's globals, so a
   // page that redefines querySelectorAll & co. cannot skew the answer.
-  const [injection] = await chrome.scripting.executeScript({
-    target: { tabId },
-    world: 'ISOLATED',
-    func: summarizePage,
-  });
+  let injection;
+  try {
+    [injection] = await chrome.scripting.executeScript({
+      target: { tabId },
+      world: 'ISOLATED',
+      func: summarizePage,
+    });
+  } catch (err) {
+    // Pages Chrome will not let extensions script though they are not
+    // internal: a top-level about:blank, error pages, file: without access.
+    if (!/Cannot access contents of|showing error page/i.test(err.message)) throw err;
+    throw new TabsightError('restricted_page',
+      `Cannot read the page at ${tabUrl(tab) || 'this tab'}: the browser does not let extensions script it; ` +
+      'navigate the tab to a web page first');
+  }
   if (!injection?.result) throw new Error(`page.info got no result from tab ${tabId}`);
   return injection.result;
 }

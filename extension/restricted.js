@@ -16,7 +16,8 @@ export function isRestrictedUrl(url) {
   }
   const { protocol, hostname, pathname } = parsed;
   if (INTERNAL_SCHEMES.has(protocol)) return true;
-  // about:blank (and about:blank#x) is an ordinary scriptable document.
+  // about:blank (and about:blank#x) can be captured; page.info reports that a
+  // top-level one cannot be scripted.
   if (protocol === 'about:') return pathname !== 'blank';
   if (hostname === 'chromewebstore.google.com') return true;
   return hostname === 'chrome.google.com' && pathname.startsWith('/webstore');

@@ -98,11 +98,22 @@ async def test_tabs_and_track(browser, site):
 
 async def test_browser_internal_pages_are_refused_clearly(browser):
     async with mcp_client() as client:
-        await client.call_tool("interact", {"action": "navigate", "url": "about:blank"})
+        # agents are not sent to browser internals...
         nav = await client.call_tool("interact", {"action": "navigate", "url": "chrome://version"})
-        # navigating there is allowed by Chromium headless, but looking at it is not ours to do
-        if not nav.is_error:
+        assert nav.is_error and "'url' is 'chrome://version'" in nav.content[0].text
+        # ...but a user's tab may be on one: looking at it gets a clear refusal
+        _link, tab_id = browser.call(browser.browsers.tab())
+        browser.call(browser.link.request("tab.navigate", {"tab_id": tab_id, "url": "chrome://version"}))
+        try:
             shot = await client.call_tool("screenshot", {})
-            assert shot.is_error and "browser internal pages" in shot.content[0].text
+            assert shot.is_error and "Cannot capture screenshots of browser internal pages" in shot.content[0].text
             page = await client.call_tool("observe", {"what": "page"})
             assert page.is_error and "browser internal pages" in page.content[0].text
+
+            # about:blank can be captured but not scripted: said plainly, not in Chrome's words
+            await client.call_tool("interact", {"action": "navigate", "url": "about:blank"})
+            assert not (await client.call_tool("screenshot", {})).is_error
+            blank = await client.call_tool("observe", {"what": "page"})
+            assert blank.is_error and "navigate the tab to a web page first" in blank.content[0].text
+        finally:
+            await client.call_tool("interact", {"action": "navigate", "url": "about:blank"})
