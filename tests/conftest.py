@@ -52,8 +52,6 @@ class Keeper:
 
         self.browsers = Browsers("keeper")
         self.loop = asyncio.new_event_loop()
-        self.ready = threading.Event()
-        self.error: BaseException | None = None
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
     def start(self) -> None:

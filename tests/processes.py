@@ -44,6 +44,14 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+def environ(pid: int) -> bytes:
+    """The process's environment block (NUL-separated), or nothing if it cannot be read."""
+    try:
+        return Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return b""
+
+
 def socket_inodes(pid: int) -> set[str]:
     inodes = set()
     try:

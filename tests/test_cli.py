@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from conftest import front_env
-from processes import descendants, wait_until
+from processes import descendants, environ, wait_until
 
 import tabsight
 from tabsight.paths import extension_dir, extension_manifest
@@ -41,15 +41,8 @@ def test_shot_writes_the_image_and_leaves_no_process(tmp_path, site):
     # in their environment (that is how the host finds the folder): none is left.
     # The host outlives its browser by the moment it takes to delete the profile.
     marker = f"TABSIGHT_RUNTIME_DIR={runtime}\0".encode()
-    assert wait_until(lambda: not [pid for pid in descendants(1) if marker in _environ(pid)], 5)
+    assert wait_until(lambda: not [pid for pid in descendants(1) if marker in environ(pid)], 5)
     assert list(runtime.glob("host-*.sock")) == []
-
-
-def _environ(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/environ").read_bytes()
-    except OSError:
-        return b""
 
 
 def test_shot_reports_an_unreachable_page(tmp_path):

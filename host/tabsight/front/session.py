@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import uuid
 from typing import Any
@@ -51,15 +52,12 @@ class Session:
 
     async def describe_tabs(self) -> dict[str, Any]:
         """Every connected browser with its tabs; marks the tracked one."""
-        links = await self.browsers.all_links()
-        current = links[0]
-        _link, tracked_id = await self.browsers.tab()
-        browsers = []
-        try:
-            for link in links:
+        async with self._other_browsers() as (current, others):
+            _link, tracked_id = await self.browsers.tab()
+            browsers = []
+            for link in (current, *others):
                 listing = await link.request("tabs.list", timeout=5)
                 ext = link.hello.extension
-                is_current = link is current
                 browsers.append(
                     {
                         "browser": link.hello.host_id,
@@ -71,44 +69,46 @@ class Session:
                                 "title": tab.get("title", "")[:100],
                                 "url": tab.get("url", ""),
                                 **({"active": True} if tab.get("active") else {}),
-                                **({"tracked": True} if is_current and tab["id"] == tracked_id else {}),
+                                **({"tracked": True} if link is current and tab["id"] == tracked_id else {}),
                             }
                             for tab in listing.get("tabs", [])
                         ],
                     }
                 )
-        finally:
-            for link in links[1:]:
-                await link.close()
         return {"browsers": browsers}
 
     async def find_tab(self, tab_id: int, browser: str | None) -> dict[str, Any] | None:
         """Track ``tab_id`` (in ``browser``, if given); its description, or None if absent."""
-        links = await self.browsers.all_links()
-        found: list[tuple[HostLink, dict[str, Any]]] = []
-        for link in links:
-            if browser and link.hello.host_id != browser:
-                continue
-            listing = await link.request("tabs.list", timeout=5)
-            found += [(link, tab) for tab in listing.get("tabs", []) if tab["id"] == tab_id]
-        if len(found) > 1:
-            for link in links[1:]:
-                await link.close()
-            raise ToolError(
-                f"Tab id {tab_id} exists in several browsers ({', '.join(link.hello.host_id for link, _ in found)}); "
-                "pass 'browser' to say which."
-            )
-        chosen = found[0][0] if found else None
-        for link in links:
-            if link is not chosen and link is not links[0]:
-                await link.close()
-        if chosen is None:
-            return None
-        if chosen is not links[0]:
-            await self.browsers.use(chosen)
-        self.browsers.track(chosen, tab_id)
-        tab = found[0][1]
+        async with self._other_browsers() as (current, others):
+            found: list[tuple[HostLink, dict[str, Any]]] = []
+            for link in (current, *others):
+                if browser and link.hello.host_id != browser:
+                    continue
+                listing = await link.request("tabs.list", timeout=5)
+                found += [(link, tab) for tab in listing.get("tabs", []) if tab["id"] == tab_id]
+            if len(found) > 1:
+                raise ToolError(
+                    f"Tab id {tab_id} exists in several browsers "
+                    f"({', '.join(link.hello.host_id for link, _ in found)}); pass 'browser' to say which."
+                )
+            if not found:
+                return None
+            chosen, tab = found[0]
+            if chosen is not current:
+                others.remove(chosen)  # it becomes the session's link: not closed on the way out
+                await self.browsers.use(chosen)
+            self.browsers.track(chosen, tab_id)
         return {"browser": chosen.hello.host_id, "tab_id": tab_id, "url": tab.get("url"), "title": tab.get("title")}
+
+    @contextlib.asynccontextmanager
+    async def _other_browsers(self):
+        """The session's link and links to every other running host, closed afterwards whatever happens."""
+        current, *others = await self.browsers.all_links()
+        try:
+            yield current, others
+        finally:
+            for link in others:
+                await link.close()
 
     async def aclose(self) -> None:
         await self.browsers.aclose()
