@@ -20,40 +20,17 @@ from __future__ import annotations
 import argparse
 import base64
 import json
-import os
 import shutil
 import statistics
-import sys
 import tempfile
-import threading
 import time
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-PAGE = """<!doctype html><html><head><title>bench page</title></head>
-<body style="font-family:sans-serif;background:linear-gradient(#fff,#9cf)">
-<h1>Benchmark page</h1>""" + "".join(f"<p>Paragraph {i} with <a href='#{i}'>a link</a> and <button>button {i}</button></p>" for i in range(40)) + "</body></html>"
-
-
-def serve(directory: Path) -> ThreadingHTTPServer:
-    (directory / "index.html").write_text(PAGE)
-    class QuietHandler(SimpleHTTPRequestHandler):
-        def log_message(self, *args) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+from common import CHROMIUM, percentile, playwright_server, serve, tabsight_server
 
 
 async def measure(params: StdioServerParameters, navigate, shoot, calls: int, interval: float, warmup: int = 5) -> dict:
@@ -85,7 +62,7 @@ async def main() -> None:
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--interval", type=float, default=0.6, help="seconds between calls in the paced run")
     parser.add_argument("--playwright-mcp", help="path to @playwright/mcp's cli.js")
-    parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args()
 
     workdir = Path(tempfile.mkdtemp(prefix="tabsight-bench-"))
@@ -95,8 +72,7 @@ async def main() -> None:
 
     runtime = workdir / "runtime"
     runtime.mkdir(mode=0o700)
-    env = dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_CHROMIUM=args.chromium)
-    tabsight = StdioServerParameters(command=sys.executable, args=["-m", "tabsight", "mcp"], env=env)
+    tabsight = tabsight_server(runtime, args.chromium)
     for cadence, interval in (("back to back", 0.0), (f"every {args.interval:g} s", args.interval)):
         results[f"tabsight screenshot, {cadence}"] = await measure(
             tabsight,
@@ -107,11 +83,7 @@ async def main() -> None:
         )
 
     if args.playwright_mcp:
-        playwright = StdioServerParameters(
-            command="node",
-            args=[args.playwright_mcp, "--headless", "--executable-path", args.chromium, "--no-sandbox",
-                  "--isolated", "--viewport-size", "1280x720", "--output-dir", str(workdir / "pw")],
-        )
+        playwright = playwright_server(args.playwright_mcp, args.chromium, workdir / "pw")
         for cadence, interval in (("back to back", 0.0), (f"every {args.interval:g} s", args.interval)):
             results[f"playwright-mcp take_screenshot, {cadence}"] = await measure(
                 playwright,

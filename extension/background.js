@@ -3,6 +3,7 @@
 import { captureTab } from './capture.js';
 import { ensureConnected, sendEvent, serve } from './native.js';
 import { pageInfo } from './page.js';
+import { captureUrl } from './owned.js';
 import { listTabs, navigateTab } from './tabs.js';
 import { setViewport } from './viewport.js';
 
@@ -15,6 +16,7 @@ const methods = {
   'tab.navigate': navigateTab,
   'page.info': pageInfo,
   capture: captureTab,
+  'capture.url': captureUrl,
   'window.set_viewport': setViewport,
 };
 
@@ -38,8 +40,14 @@ chrome.alarms.get(RECONNECT_ALARM).then((alarm) => {
 });
 
 // The user looking at a tab tells the host which browser is in use.
-chrome.tabs.onActivated.addListener(({ tabId }) => {
-  sendEvent('activity', { tab_id: tabId });
+// Popups (among them the windows tabsight opens for a capture) are not
+// where the user looks at pages.
+chrome.tabs.onActivated.addListener(async ({ tabId, windowId }) => {
+  try {
+    if ((await chrome.windows.get(windowId)).type === 'normal') sendEvent('activity', { tab_id: tabId });
+  } catch {
+    // the window closed meanwhile: nobody is looking at it
+  }
 });
 chrome.windows.onFocusChanged.addListener(async (windowId) => {
   if (windowId === chrome.windows.WINDOW_ID_NONE) return; // focus left the browser

@@ -1,16 +1,22 @@
-// The `capture` method: a screenshot of a tab's viewport.
+// The `capture` method: a screenshot of a tab's viewport, of its whole
+// document, or of one element.
 //
 // chrome.tabs.captureVisibleTab is the fast path (about 11 ms for a 1280x720
 // JPEG) but only sees the active tab of a window, only encodes JPEG/PNG, and
 // Chrome refuses more than 2 calls per second. Everything else goes through
 // the debugger's Page.captureScreenshot, which has none of those limits.
+//
+// The answer is a list of tiles, each with its place on the page in CSS
+// pixels: one for a viewport or an element, several for a document taller
+// than a vision model accepts (region.js).
 
 import { withDebugger, send } from './cdp.js';
 import { TabsightError } from './errors.js';
-import { enumParam, intParam, tabIdParam } from './params.js';
+import { boolParam, enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
+import { documentRegion, elementRegion, tiles } from './region.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 
-const FORMATS = ['jpeg', 'png', 'webp'];
+export const FORMATS = ['jpeg', 'png', 'webp'];
 const VISIBLE_TAB_FORMATS = new Set(['jpeg', 'png']);
 const VISIBLE_TAB_CALLS_PER_SECOND = 2;
 
@@ -24,6 +30,9 @@ const visibleTabCalls = [];
 const SETTLE_TIMEOUT_MS = 10_000;
 const CDP_ATTEMPT_TIMEOUT_MS = 5_000;
 const CDP_ATTEMPTS = 3;
+// A full-page capture stops adding tiles past this much base64: the host
+// takes at most 64 MiB in one message.
+const MAX_TILES_CHARS = 48 * 1024 * 1024;
 
 // The page's own innerWidth/innerHeight/devicePixelRatio are read in parallel
 // with the capture (about 2 ms, so right after a resize and at any zoom). A
@@ -35,41 +44,89 @@ let lastDevicePixelRatio = 1;
 
 export async function captureTab(params, signal) {
   const tabId = tabIdParam(params);
-  const format = enumParam(params, 'format', FORMATS, 'jpeg');
-  const quality = intParam(params, 'quality', 1, 100, 80);
+  const options = captureOptions(params);
   let tab = await settledTab(tabId, signal);
   if (isRestrictedUrl(tabUrl(tab))) {
     throw new TabsightError('restricted_page', 'Cannot capture screenshots of browser internal pages');
   }
 
   const metrics = readViewportMetrics(tabId);
+  if (options.fullPage || options.selector) {
+    const { viewport, devicePixelRatio } = (await metrics) ??
+      { viewport: { width: tab.width }, devicePixelRatio: lastDevicePixelRatio };
+    const page = { viewportWidth: viewport.width, scale: devicePixelRatio };
+    const area = await withDebugger(tabId, () => captureArea(tabId, options, page, signal));
+    return { ...area, mime_type: `image/${options.format}`, ...(await describeTab(tabId, metrics)), method: 'cdp' };
+  }
+
   let data = null;
   let method = 'visible_tab';
-  if (tab.active && VISIBLE_TAB_FORMATS.has(format) && takeVisibleTabSlot()) {
-    data = await captureVisibleTab(tab.windowId, format, quality);
+  if (tab.active && VISIBLE_TAB_FORMATS.has(options.format) && takeVisibleTabSlot()) {
+    data = await captureVisibleTab(tab.windowId, options.format, options.quality);
   }
   if (data === null) {
     method = 'cdp';
     for (let attempt = 1; data === null; attempt++) {
       signal.throwIfAborted();
       try {
-        data = await captureWithDebugger(tabId, format, quality, signal);
+        data = await withDebugger(tabId, () => debuggerShot(tabId, options, null, signal));
       } catch (err) {
         if (attempt >= CDP_ATTEMPTS || err.code === 'cancelled') throw err;
         tab = await settledTab(tabId, signal);
       }
     }
   }
+  const described = await describeTab(tabId, metrics);
+  const { width, height } = described.viewport;
+  return {
+    tiles: [{ data, x: 0, y: 0, width, height }],
+    region: 'viewport',
+    mime_type: `image/${options.format}`,
+    ...described,
+    method,
+  };
+}
+
+// The format, quality and region asked for: shared by `capture` and `capture.url`.
+export function captureOptions(params) {
+  return {
+    format: enumParam(params, 'format', FORMATS, 'jpeg'),
+    quality: intParam(params, 'quality', 1, 100, 80),
+    fullPage: boolParam(params, 'full_page', false),
+    selector: optionalStringParam(params, 'selector'),
+  };
+}
+
+// The element's box or the whole document, in tiles, through the debugger
+// (the caller holds the attachment). `scale` is device pixels per CSS pixel.
+export async function captureArea(tabId, options, { viewportWidth, scale }, signal) {
+  const region = options.selector
+    ? await elementRegion(tabId, options.selector)
+    : await documentRegion(tabId, viewportWidth, signal);
+  const shots = [];
+  let chars = 0;
+  let truncated = false;
+  for (const clip of tiles(region, scale)) {
+    if (chars > MAX_TILES_CHARS) {
+      truncated = true;
+      break;
+    }
+    const data = await debuggerShot(tabId, options, clip, signal);
+    chars += data.length;
+    shots.push({ data, ...clip });
+  }
+  return { tiles: shots, region: options.selector ? 'element' : 'page', truncated };
+}
+
+async function describeTab(tabId, metrics) {
+  const tab = await chrome.tabs.get(tabId);
   const { viewport, devicePixelRatio } = (await withinGrace(metrics)) ??
     { viewport: { width: tab.width, height: tab.height }, devicePixelRatio: lastDevicePixelRatio };
   return {
-    data,
-    mime_type: `image/${format}`,
     url: tabUrl(tab),
     title: tab.title ?? '',
     viewport,
     device_pixel_ratio: devicePixelRatio,
-    method,
   };
 }
 
@@ -123,28 +180,29 @@ async function captureVisibleTab(windowId, format, quality) {
   }
 }
 
-async function captureWithDebugger(tabId, format, quality, signal) {
-  return withDebugger(tabId, async () => {
-    const options = { format, captureBeyondViewport: false, optimizeForSpeed: true };
-    if (format !== 'png') options.quality = quality;
-    let timer;
-    const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no frame within ${CDP_ATTEMPT_TIMEOUT_MS} ms`)),
-        CDP_ATTEMPT_TIMEOUT_MS);
-    });
-    try {
-      await keepFramesComing(tabId, signal);
-      // Raced inside withDebugger so that a command that never answers still
-      // ends in a detach, which is what frees it.
-      const { data } = await Promise.race([send(tabId, 'Page.captureScreenshot', options, signal), timeout]);
-      return data;
-    } catch (err) {
-      if (signal.aborted) throw err;
-      throw new TabsightError('capture_failed', `Page.captureScreenshot failed: ${err.message}`);
-    } finally {
-      clearTimeout(timer);
-    }
+// One Page.captureScreenshot, of the viewport or of a clip (document CSS
+// pixels, drawn beyond the viewport if need be); the caller holds the
+// debugger. Bounded in time: a command that never answers still ends, and
+// the caller's detach is what frees it.
+export async function debuggerShot(tabId, { format, quality }, clip, signal) {
+  const options = { format, optimizeForSpeed: true, captureBeyondViewport: clip !== null };
+  if (clip) options.clip = { ...clip, scale: 1 };
+  if (format !== 'png') options.quality = quality;
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no frame within ${CDP_ATTEMPT_TIMEOUT_MS} ms`)),
+      CDP_ATTEMPT_TIMEOUT_MS);
   });
+  try {
+    await keepFramesComing(tabId, signal);
+    const { data } = await Promise.race([send(tabId, 'Page.captureScreenshot', options, signal), timeout]);
+    return data;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw new TabsightError('capture_failed', `Page.captureScreenshot failed: ${err.message}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // A hidden page (background tab, minimized window) draws no frames, and

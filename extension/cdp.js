@@ -102,3 +102,13 @@ async function attach(tabId) {
     await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
   }
 }
+
+// Calls handler(method, params) for every CDP event of the tab until the
+// returned function is called.
+export function onEvent(tabId, handler) {
+  const listener = (source, method, params) => {
+    if (source.tabId === tabId) handler(method, params);
+  };
+  chrome.debugger.onEvent.addListener(listener);
+  return () => chrome.debugger.onEvent.removeListener(listener);
+}

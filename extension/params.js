@@ -48,3 +48,20 @@ function isAbsoluteUrl(text) {
     return false;
   }
 }
+
+export function boolParam(params, name, fallback) {
+  const value = params[name] ?? fallback;
+  if (typeof value !== 'boolean') {
+    throw badRequest(`Invalid ${name}: ${describe(params[name])} (allowed: true or false)`);
+  }
+  return value;
+}
+
+// A non-empty string, or null when absent.
+export function optionalStringParam(params, name) {
+  const value = params[name] ?? null;
+  if (value !== null && (typeof value !== 'string' || value === '')) {
+    throw badRequest(`Invalid ${name}: ${describe(value)} (allowed: a non-empty string)`);
+  }
+  return value;
+}

@@ -1,6 +1,7 @@
 // The `tabs.list` and `tab.navigate` methods.
 
 import { TabsightError } from './errors.js';
+import { ownedWindowIds } from './owned.js';
 import { intParam, tabIdParam, urlParam } from './params.js';
 import { tabUrl } from './restricted.js';
 
@@ -24,6 +25,8 @@ export async function listTabs() {
       title: tab.title ?? '',
       status: tab.status ?? null,
       debugger_attached: debugged.has(tab.id),
+      // opened by screenshot({url}) for one capture: not the user's
+      ...(ownedWindowIds.has(tab.windowId) ? { owned: true } : {}),
     })),
     focused_tab_id: focusedTabId,
   };

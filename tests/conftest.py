@@ -86,9 +86,13 @@ def front_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def front_params(env: dict[str, str] | None = None) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "tabsight", "mcp"], env=env or front_env())
+
+
 @asynccontextmanager
-async def mcp_client(env: dict[str, str] | None = None, **kwargs):
-    """The official SDK client talking to a real ``tabsight mcp`` subprocess."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "tabsight", "mcp"], env=env or front_env())
-    async with Client(params, **kwargs) as client:
+async def mcp_client(env: dict[str, str] | None = None, server=None, **kwargs):
+    """The official SDK client talking to a real ``tabsight mcp`` subprocess
+    (or to ``server``, a transport such as ``stdio_client(front_params(), errlog=...)``)."""
+    async with Client(server or front_params(env), **kwargs) as client:
         yield client

@@ -1,7 +1,10 @@
 """A loopback HTTP server for the suite's pages (127.0.0.1 only, an ephemeral port).
 
 Routes beyond the static files in pages/: ``/status/N`` answers status N,
-``/slow?ms=N`` answers after N milliseconds.
+``/slow?ms=N`` answers after N milliseconds, ``/tall?h=N`` is a page exactly
+N px high (a red-to-blue gradient), ``/gate`` is green for a request carrying
+the cookie ``session=ok-...`` and red otherwise, ``/set-cookie?name=N&value=V``
+sets a cookie. Every request's path and headers are kept in ``Site.requests``.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from functools import partial
+from http.cookies import SimpleCookie
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -17,8 +21,14 @@ PAGES = Path(__file__).parent / "pages"
 
 
 class Handler(SimpleHTTPRequestHandler):
+    def __init__(self, *args, requests: list, **kwargs) -> None:
+        self.requests = requests
+        super().__init__(*args, **kwargs)
+
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
+        query = {name: values[0] for name, values in parse_qs(parts.query).items()}
+        self.requests.append((parts.path, query, dict(self.headers.items())))
         if parts.path.startswith("/status/"):
             code = int(parts.path.rsplit("/", 1)[1])
             return self._html(code, f"<title>Status {code}</title><h1>{code}</h1>")
@@ -26,11 +36,28 @@ class Handler(SimpleHTTPRequestHandler):
             delay = int(parse_qs(parts.query).get("ms", ["3000"])[0]) / 1000
             time.sleep(delay)
             return self._html(200, "<title>Slow page</title><h1>finally</h1>")
+        if parts.path == "/tall":
+            height = int(query.get("h", "3000"))
+            return self._html(
+                200,
+                "<title>Tall page</title><body style='margin:0'>"
+                f"<div style='height:{height}px;background:linear-gradient(rgb(255,0,0),rgb(0,0,255))'></div>",
+            )
+        if parts.path == "/gate":
+            cookies = SimpleCookie(self.headers.get("Cookie", ""))
+            if cookies.get("session") and cookies["session"].value.startswith("ok-"):
+                return self._html(200, "<title>Welcome back</title><body style='background:#00c000'><h1>Hello</h1>")
+            return self._html(200, "<title>Please sign in</title><body style='background:#e00000'><h1>Sign in</h1>")
+        if parts.path == "/set-cookie":
+            cookie = f"{query['name']}={query['value']}; Path=/; Max-Age=3600"
+            return self._html(200, "<title>Cookie set</title>", headers={"Set-Cookie": cookie})
         return super().do_GET()
 
-    def _html(self, code: int, body: str) -> None:
+    def _html(self, code: int, body: str, headers: dict[str, str] | None = None) -> None:
         data = body.encode()
         self.send_response(code)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
@@ -42,7 +69,10 @@ class Handler(SimpleHTTPRequestHandler):
 
 class Site:
     def __init__(self) -> None:
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(PAGES)))
+        #: (path, query, headers) of every request, oldest first
+        self.requests: list[tuple[str, dict[str, str], dict[str, str]]] = []
+        handler = partial(Handler, directory=str(PAGES), requests=self.requests)
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -52,6 +82,10 @@ class Site:
 
     def url(self, path: str) -> str:
         return self.base + path
+
+    def requests_to(self, path: str) -> list[tuple[dict[str, str], dict[str, str]]]:
+        """(query, headers) of the requests made to ``path``."""
+        return [(query, headers) for seen, query, headers in self.requests if seen == path]
 
     def __enter__(self) -> Site:
         self.thread.start()

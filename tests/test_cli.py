@@ -45,7 +45,7 @@ def test_shot_writes_the_image_and_leaves_no_process(tmp_path, site):
     assert list(runtime.glob("host-*.sock")) == []
 
 
-def test_shot_reports_an_unreachable_page(tmp_path):
+def test_shot_reports_a_bad_url(tmp_path):
     runtime = tmp_path / "rt"
     runtime.mkdir(mode=0o700)
     run = subprocess.run(
@@ -55,7 +55,8 @@ def test_shot_reports_an_unreachable_page(tmp_path):
         text=True,
         timeout=60,
     )
-    assert run.returncode == 1 and "'url' is 'not-a-url'" in run.stderr
+    assert run.returncode == 1 and "Invalid URL format" in run.stderr and "'not-a-url'" in run.stderr
+    assert not (tmp_path / "x.png").exists()
 
 
 def test_extension_version_is_the_package_version():

@@ -24,16 +24,29 @@ def _shot(args: argparse.Namespace) -> int:
     async def run() -> int:
         session = Session(Browsers("shot", mode="headed" if args.headed else "auto", embedded_only=True))
         try:
-            nav = await session.call("interact", {"action": "navigate", "url": args.url, "timeout": args.timeout})
-            if nav.is_error:
-                print(f"tabsight shot: {nav.content[0].text}", file=sys.stderr)
-                return 1
-            shot = await session.call("screenshot", {"format": image_format, "quality": args.quality})
+            arguments = {
+                "url": args.url,
+                "format": image_format,
+                "quality": args.quality,
+                "timeout": args.timeout,
+                "width": args.width,
+                "height": args.height,
+                "fullPage": args.full_page,
+            }
+            if args.selector:
+                arguments["selector"] = args.selector
+            shot = await session.call("screenshot", arguments)
             if shot.is_error:
                 print(f"tabsight shot: {shot.content[0].text}", file=sys.stderr)
                 return 1
-            output.write_bytes(base64.b64decode(shot.content[0].data))
-            print(f"{output}: {shot.content[1].text}")
+            *tiles, metadata = shot.content
+            # a page longer than one image allows comes as tiles: FILE-1, FILE-2, ...
+            paths = [output] if len(tiles) == 1 else [
+                output.with_name(f"{output.stem}-{n}{output.suffix}") for n in range(1, len(tiles) + 1)
+            ]
+            for path, tile in zip(paths, tiles):
+                path.write_bytes(base64.b64decode(tile.data))
+            print(f"{', '.join(map(str, paths))}: {metadata.text}")
             return 0
         finally:
             await session.aclose()
@@ -58,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     shot.add_argument("--format", choices=["png", "jpeg", "webp"], help="default: from the file's extension")
     shot.add_argument("--quality", type=int, default=80, help="1-100, for jpeg and webp (default 80)")
     shot.add_argument("--timeout", type=int, default=30000, help="navigation timeout in ms (default 30000)")
+    shot.add_argument("--width", type=int, default=1280, help="viewport width in CSS px (default 1280)")
+    shot.add_argument("--height", type=int, default=720, help="viewport height in CSS px (default 720)")
+    shot.add_argument("--full-page", action="store_true", help="the whole document (tiles past 8000 px)")
+    shot.add_argument("--selector", help="capture just the element this CSS selector matches")
     shot.add_argument("--headed", action="store_true", help="show the browser window")
     host = commands.add_parser("host", help="run the native host (the browser starts this; not for humans)")
     host.add_argument("origin", nargs="*")

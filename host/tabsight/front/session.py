@@ -23,6 +23,8 @@ RECOVERY = {
     "browser_closed": "The browser was closed; the next call connects to a browser again.",
     "no_tab": "Call observe({what:'tabs'}) for the open tabs and configure({action:'track', tab_id}) to pick one.",
     "timeout": "The page or browser may be busy; call again, or with a larger timeout.",
+    "navigation_timeout": "Pass a larger 'timeout', or waitForNetworkIdle: false for a page that keeps "
+    "the network busy.",
 }
 
 
@@ -34,16 +36,17 @@ class Session:
     async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         """Run a tool; every failure becomes an isError result, never an exception."""
         tool = TOOLS.get(name)
+        prefix = tool.error_prefix if tool else ""
         try:
             if tool is None:
                 raise ToolError(f"Unknown tool {name!r}; tools: {', '.join(TOOLS)}")
             content = await tool.handler(self, tool.parse(arguments))
             return types.CallToolResult(content=content)
         except ToolError as exc:
-            return _error(str(exc))
+            return _error(prefix + str(exc))
         except BrowserError as exc:
             hint = RECOVERY.get(exc.code)
-            return _error(f"{exc.message} {hint}" if hint else exc.message)
+            return _error(prefix + (f"{exc.message} {hint}" if hint else exc.message))
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug must not end the session: report it and go on
@@ -72,6 +75,7 @@ class Session:
                                 **({"tracked": True} if link is current and tab["id"] == tracked_id else {}),
                             }
                             for tab in listing.get("tabs", [])
+                            if not tab.get("owned")  # a capture's own window, gone in a moment
                         ],
                     }
                 )

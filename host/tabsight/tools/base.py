@@ -38,6 +38,9 @@ class Tool:
     params: type[Params]
     handler: Callable[[Session, Any], Awaitable[list[Content]]]
     read_only: bool = False
+    #: what every error message of this tool starts with (BrowserLoop's
+    #: wording for screenshot); others say "Invalid arguments: " for bad input
+    error_prefix: str = ""
 
     def definition(self) -> types.Tool:
         return types.Tool(
@@ -51,7 +54,7 @@ class Tool:
         try:
             return self.params.model_validate(arguments or {})
         except ValidationError as exc:
-            raise ToolError(explain(exc, self.params)) from None
+            raise ToolError(("" if self.error_prefix else "Invalid arguments: ") + explain(exc, self.params)) from None
 
 
 def explain(exc: ValidationError, model: type[BaseModel]) -> str:
@@ -70,13 +73,24 @@ def explain(exc: ValidationError, model: type[BaseModel]) -> str:
             problems.append(f"unknown argument '{name}'; allowed arguments: {', '.join(properties)}")
         elif kind in ("literal_error", "enum"):
             problems.append(f"'{name}' is {given!r}; allowed values: {error['ctx']['expected']}")
-        elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than") and "minimum" in prop:
-            problems.append(f"'{name}' is {given!r}; allowed range: {prop['minimum']} to {prop['maximum']}")
+        elif kind in ("greater_than_equal", "less_than_equal") and (limits := _limits(prop)):
+            low, high = limits
+            label = name.capitalize() if name.isalpha() else f"'{name}'"
+            bound = f"at least {low}" if kind == "greater_than_equal" else f"at most {high}"
+            problems.append(f"{label} must be {bound} ('{name}' is {given!r}; allowed range: {low} to {high})")
         elif kind == "value_error":
             problems.append(str(error["ctx"]["error"]))
         else:
             problems.append(f"'{name}' is {given!r}: {error['msg']}")
-    return "Invalid arguments: " + "; ".join(problems)
+    return "; ".join(problems)
+
+
+def _limits(prop: dict[str, Any]) -> tuple[Any, Any] | None:
+    """(minimum, maximum) of a property, also when it is optional (anyOf with null)."""
+    for schema in (prop, *prop.get("anyOf", ())):
+        if "minimum" in schema:
+            return schema["minimum"], schema.get("maximum")
+    return None
 
 
 def text(data: Any) -> types.TextContent:

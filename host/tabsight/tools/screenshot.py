@@ -1,57 +1,340 @@
-"""screenshot: a picture of the tracked tab, BrowserLoop-compatible in names and result.
+"""screenshot: BrowserLoop's `screenshot` tool, as a drop-in, on a real browser.
 
-Parameter names keep BrowserLoop's camelCase so its users can switch unchanged.
+Parameter names, ranges, defaults, environment variables, result layout and
+error wording are BrowserLoop's (DESIGN.md §3), so its users switch by
+pointing their MCP client here. With ``url`` the page opens in a window the
+extension owns and closes again; without it, the tracked tab is captured as
+it is. Additions of ours: ``max_width``/``max_height``, tiles for pages
+longer than 8000 px, ``tab_id``, and the image's bytes and token cost in the
+metadata.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
-import io
-from datetime import datetime, timezone
-from typing import Literal
+import json
+import logging
+import os
+import re
+import time
+from collections.abc import Mapping
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from PIL import Image
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .base import Params, Tool, image, text
+from .. import images
+from ..front.link import BrowserError
+from .base import Params, Tool, ToolError, image, text
 
-MIME_TYPES = {"webp": "image/webp", "png": "image/png", "jpeg": "image/jpeg"}
+log = logging.getLogger("tabsight.screenshot")
+
+Format = Literal["webp", "png", "jpeg"]
+
+
+class Defaults(BaseModel):
+    """Defaults a user sets in the MCP client's environment."""
+
+    width: int = Field(default=1280, ge=200, le=4000)
+    height: int = Field(default=720, ge=200, le=4000)
+    format: Format = "webp"
+    quality: int = Field(default=80, ge=1, le=100)
+    timeout: int = Field(default=30_000, ge=1000, le=120_000)
+    wait_network_idle: bool = True
+    user_agent: str | None = None
+    retry_count: int = Field(default=3, ge=0, le=10)
+    retry_delay: int = Field(default=1000, ge=100, le=10_000)
+
+
+#: field -> variable name after the TABSIGHT_ (or BrowserLoop's BROWSERLOOP_) prefix
+ENVIRONMENT = {
+    "width": "DEFAULT_WIDTH",
+    "height": "DEFAULT_HEIGHT",
+    "format": "DEFAULT_FORMAT",
+    "quality": "DEFAULT_QUALITY",
+    "timeout": "DEFAULT_TIMEOUT",
+    "wait_network_idle": "DEFAULT_WAIT_NETWORK_IDLE",
+    "user_agent": "USER_AGENT",
+    "retry_count": "RETRY_COUNT",
+    "retry_delay": "RETRY_DELAY",
+}
+
+
+def load_defaults(environ: Mapping[str, str]) -> tuple[Defaults, list[str]]:
+    """Defaults from TABSIGHT_* variables, else BROWSERLOOP_* ones; a value out
+    of range is ignored with a warning (returned) rather than failing the server."""
+    values: dict[str, Any] = {}
+    warnings = []
+    for field, suffix in ENVIRONMENT.items():
+        for variable in (f"TABSIGHT_{suffix}", f"BROWSERLOOP_{suffix}"):
+            raw = environ.get(variable, "").strip()
+            if not raw:
+                continue
+            try:
+                Defaults.model_validate({field: raw})
+            except ValidationError as exc:
+                allowed = Defaults.model_json_schema()["properties"][field]
+                limits = allowed.get("enum") or (allowed.get("minimum"), allowed.get("maximum"))
+                warnings.append(f"{variable}={raw!r} ignored ({exc.errors()[0]['msg']}; allowed: {limits})")
+            else:
+                values[field] = raw
+            break
+    return Defaults.model_validate(values), warnings
+
+
+DEFAULTS, _warnings = load_defaults(os.environ)
+for _warning in _warnings:
+    log.warning(_warning)
+
+#: RFC 6265 token characters for names; letters, digits, dots and dashes for domains
+COOKIE_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,256}")
+COOKIE_DOMAIN = re.compile(r"\.?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
+#: what a cookie value may not hold: separators that would end the header, control characters
+COOKIE_VALUE_FORBIDDEN = re.compile(r'[;,\s"\\\x00-\x1f\x7f]')
+#: content that has no business in a cookie and is how injection attempts look
+SUSPICIOUS = re.compile(r"<\s*/?\s*script|javascript:|vbscript:|data:text/html|on\w+\s*=", re.IGNORECASE)
+MAX_COOKIES = 50
+MAX_COOKIE_VALUE_BYTES = 4096
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+
+
+class Cookie(BaseModel):
+    """A cookie for the capture's requests. Fields other browser tools export
+    (hostOnly, storeId, ...) are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str
+    value: str
+    domain: str | None = Field(default=None, description="Defaults to the URL's host (that host only).")
+    path: str = "/"
+    httpOnly: bool = False
+    secure: bool = False
+    expires: float | None = Field(default=None, description="Unix time in seconds; past ones are not sent.")
+    sameSite: Literal["Strict", "Lax", "None"] | None = None
 
 
 class ScreenshotParams(Params):
-    format: Literal["webp", "png", "jpeg"] = Field(default="webp", description="Image format.")
-    quality: int = Field(default=80, ge=1, le=100, description="Quality for webp and jpeg (1-100).")
-    tab_id: int | None = Field(default=None, description="Capture this tab instead of the tracked one.")
+    url: str | None = Field(
+        default=None,
+        max_length=8192,
+        description="http(s) page to open in a window tabsight owns, capture and close. "
+        "Without it: the tracked tab as it is now.",
+    )
+    width: int = Field(default=DEFAULTS.width, ge=200, le=4000, description="Viewport width in CSS pixels (with url).")
+    height: int = Field(default=DEFAULTS.height, ge=200, le=4000, description="Viewport height in CSS pixels (with url).")
+    format: Format = Field(default=DEFAULTS.format, description="Image format.")
+    quality: int = Field(default=DEFAULTS.quality, ge=1, le=100, description="Quality for webp and jpeg.")
+    waitForNetworkIdle: bool = Field(
+        default=DEFAULTS.wait_network_idle,
+        description="With url: wait until the page has loaded and no request has been in flight for 500 ms; "
+        "false captures at DOMContentLoaded.",
+    )
+    timeout: int = Field(default=DEFAULTS.timeout, ge=1000, le=120_000, description="With url: ms for the whole load.")
+    fullPage: bool = Field(default=False, description="The whole document, not just the viewport.")
+    userAgent: str | None = Field(
+        default=DEFAULTS.user_agent, max_length=1024, description="With url: the user agent the page sees."
+    )
+    selector: str | None = Field(
+        default=None, min_length=1, max_length=1024, description="CSS selector: capture just that element's box."
+    )
+    cookies: list[Cookie] | str | None = Field(
+        default=None,
+        description=f"With url: cookies the page's requests carry (at most {MAX_COOKIES}; a list or a JSON string "
+        "of one). They apply to this capture only and are never stored.",
+    )
+    max_width: int | None = Field(default=None, ge=16, le=8000, description="Downscale to at most this width.")
+    max_height: int | None = Field(default=None, ge=16, le=8000, description="Downscale to at most this height.")
+    tab_id: int | None = Field(default=None, description="Without url: capture this tab instead of the tracked one.")
+
+    @field_validator("url")
+    @classmethod
+    def _http_url(cls, url: str | None) -> str | None:
+        if url is None:
+            return None
+        parts = urlsplit(url.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"Invalid URL format ('url' must be an http:// or https:// URL, got {url[:200]!r})")
+        return url.strip()
+
+    @field_validator("cookies", mode="before")
+    @classmethod
+    def _cookies(cls, cookies: Any) -> list[Cookie] | None:
+        """Validated here, by hand, so that no message can quote a value."""
+        if cookies is None:
+            return None
+        if isinstance(cookies, str):
+            try:
+                cookies = json.loads(cookies)
+            except ValueError:
+                raise ValueError("Invalid cookies: not valid JSON (expected a JSON array of cookie objects)") from None
+        if not isinstance(cookies, list):
+            raise ValueError("Invalid cookies: expected an array of cookie objects (or a JSON string of one)")
+        if len(cookies) > MAX_COOKIES:
+            raise ValueError(f"Invalid cookies: {len(cookies)} given, at most {MAX_COOKIES} allowed")
+        return [_cookie(index, raw) for index, raw in enumerate(cookies)]
 
 
-def image_size(data: bytes) -> tuple[int, int]:
-    """Pixel size from the image header (Pillow reads no pixels for this)."""
-    with Image.open(io.BytesIO(data)) as img:
-        return img.size
+def _cookie(index: int, raw: Any) -> Cookie:
+    where = f"cookies[{index}]"
+    try:
+        cookie = Cookie.model_validate(raw)
+    except ValidationError as exc:
+        problems = ", ".join(f"{'.'.join(map(str, e['loc'])) or 'cookie'}: {e['msg']}" for e in exc.errors())
+        raise ValueError(f"Invalid {where} ({problems})") from None
+    if not COOKIE_NAME.fullmatch(cookie.name):
+        raise ValueError(f"Invalid {where}: the name must be 1-256 letters, digits or !#$%&'*+-.^_`|~")
+    where = f"cookie {cookie.name!r}"
+    if len(cookie.value.encode()) > MAX_COOKIE_VALUE_BYTES:
+        raise ValueError(f"Invalid {where}: the value is over {MAX_COOKIE_VALUE_BYTES} bytes")
+    if COOKIE_VALUE_FORBIDDEN.search(cookie.value):
+        raise ValueError(f"Invalid {where}: the value holds a separator, space, quote or control character")
+    if SUSPICIOUS.search(cookie.name) or SUSPICIOUS.search(cookie.value):
+        raise ValueError(f"Invalid {where}: the value looks like script content")
+    if cookie.domain is not None and not COOKIE_DOMAIN.fullmatch(cookie.domain):
+        raise ValueError(f"Invalid {where}: the domain may hold only letters, digits, dots and dashes")
+    if not cookie.path.startswith("/") or SUSPICIOUS.search(cookie.path) or COOKIE_VALUE_FORBIDDEN.search(cookie.path):
+        raise ValueError(f"Invalid {where}: the path must start with / and hold no separators")
+    return cookie
+
+
+def check_cookie_domains(cookies: list[Cookie], url: str) -> None:
+    """Each cookie's domain must be the URL's host or a parent of it; local
+    development hosts (localhost, 127.0.0.1, ::1) count as one another."""
+    host = (urlsplit(url).hostname or "").lower()
+    for cookie in cookies:
+        if cookie.domain is None:
+            continue
+        domain = cookie.domain.lstrip(".").lower()
+        if host == domain or host.endswith("." + domain) or (host in LOCAL_HOSTS and domain in LOCAL_HOSTS):
+            continue
+        raise ToolError(
+            f"Invalid cookie {cookie.name!r}: domain {cookie.domain!r} does not match the URL's host {host!r}"
+        )
+
+
+def wire_cookies(cookies: list[Cookie], url: str) -> list[dict[str, Any]]:
+    host = (urlsplit(url).hostname or "").lower()
+    wire = []
+    for cookie in cookies:
+        entry = cookie.model_dump(exclude_none=True)
+        if cookie.domain is None or (host in LOCAL_HOSTS and cookie.domain.lstrip(".") in LOCAL_HOSTS):
+            entry.update(domain=host, host_only=True)
+        wire.append(entry)
+    return wire
+
+
+#: settings only a page tabsight opens can honour
+URL_ONLY = ("width", "height", "waitForNetworkIdle", "timeout", "userAgent", "cookies")
+
+#: Chrome network errors that are worth another try: the server may be starting
+TRANSIENT_NET_ERRORS = re.compile(
+    r"ERR_CONNECTION_(REFUSED|RESET|CLOSED|ABORTED)|ERR_EMPTY_RESPONSE|ERR_NETWORK_CHANGED|"
+    r"ERR_TIMED_OUT|ERR_INTERNET_DISCONNECTED|ERR_ADDRESS_UNREACHABLE|ERR_NETWORK_IO_SUSPENDED"
+)
+
+
+def retryable(error: BrowserError) -> bool:
+    """BrowserLoop's rule: network trouble and browser hiccups are retried;
+    bad arguments, a missing element and an exceeded timeout are not."""
+    if error.code in ("disconnected", "capture_failed", "internal"):
+        return True
+    return error.code == "navigation_failed" and bool(TRANSIENT_NET_ERRORS.search(error.message))
 
 
 async def screenshot(session, params: ScreenshotParams):
-    link, tab_id = await session.browsers.tab(params.tab_id)
-    shot = await link.request(
-        "capture", {"tab_id": tab_id, "format": params.format, "quality": params.quality}, timeout=15
-    )
-    width, height = image_size(base64.b64decode(shot["data"]))
+    started = time.time()
+    if params.url is None:
+        given = [name for name in URL_ONLY if name in params.model_fields_set]
+        if given:
+            raise ToolError(
+                f"{', '.join(repr(name) for name in given)} applies only with 'url' (a page tabsight opens); "
+                "the tracked tab is captured as it is"
+            )
+        link, tab_id = await session.browsers.tab(params.tab_id)
+        request = {"tab_id": tab_id, "format": params.format, "quality": params.quality}
+        method, timeout, attempts = "capture", 30.0, 1
+    else:
+        if params.tab_id is not None:
+            raise ToolError("'tab_id' and 'url' exclude each other: 'url' opens a window of its own")
+        link = await session.browsers.link()
+        check_cookie_domains(params.cookies or [], params.url)
+        request = {
+            "url": params.url,
+            "width": params.width,
+            "height": params.height,
+            "format": params.format,
+            "quality": params.quality,
+            "wait_for_network_idle": params.waitForNetworkIdle,
+            "timeout_ms": params.timeout,
+        }
+        if params.userAgent:
+            request["user_agent"] = params.userAgent
+        if params.cookies:
+            request["cookies"] = wire_cookies(params.cookies, params.url)
+        # the load's own bound, plus room for a full page's tiles
+        method, timeout, attempts = "capture.url", params.timeout / 1000 + 30, DEFAULTS.retry_count + 1
+    if params.fullPage:
+        request["full_page"] = True
+    if params.selector:
+        request["selector"] = params.selector
+
+    for attempt in range(1, attempts + 1):
+        try:
+            shot = await link.request(method, request, timeout=timeout)
+            break
+        except BrowserError as exc:
+            if attempt == attempts or not retryable(exc):
+                raise
+            log.info("screenshot attempt %d failed (%s), retrying", attempt, exc.code)
+            await asyncio.sleep(DEFAULTS.retry_delay / 1000)
+
+    pictures = [
+        images.picture(tile["data"], tile["x"], tile["y"], tile["width"], tile["height"]) for tile in shot["tiles"]
+    ]
+    pictures, scale = images.fit(pictures, params.format, params.quality, params.max_width, params.max_height)
+    width, height = images.grid_size(pictures)
     browser = link.hello.extension.browser if link.hello.extension else None
-    metadata = {
+    metadata: dict[str, Any] = {
         "width": width,
         "height": height,
-        "timestamp": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+        "timestamp": int(started * 1000),
         "url": shot.get("url"),
         "viewport": shot.get("viewport"),
-        "configuration": {"retryCount": 0, "userAgent": browser.user_agent if browser else ""},
+        "configuration": {
+            "retryCount": DEFAULTS.retry_count,
+            "userAgent": request.get("user_agent") or (browser.user_agent if browser else "default"),
+        },
+        "format": params.format,
+        "bytes": sum(len(pic.data) for pic in pictures),
+        "tokens": sum(images.vision_tokens(pic.width, pic.height) for pic in pictures),
     }
-    return [image(shot["data"], shot.get("mime_type") or MIME_TYPES[params.format]), text({"metadata": metadata})]
+    if shot.get("status") is not None:
+        metadata["status"] = shot["status"]
+    if scale < 1:
+        metadata["scale"] = round(scale, 4)
+    if len(pictures) > 1:
+        metadata["tiles"] = [
+            {"image": n, "page_x": round(pic.page_x), "page_y": round(pic.page_y), "width": pic.width, "height": pic.height}
+            for n, pic in enumerate(pictures, 1)
+        ]
+    if shot.get("truncated"):
+        metadata["truncated"] = (
+            "the page is longer than one answer can carry; use format jpeg or webp, max_width, or a selector"
+        )
+    mime = images.MIME_TYPES[params.format]
+    blocks = [image(base64.b64encode(pic.data).decode(), mime) for pic in pictures]
+    return [*blocks, text({"metadata": metadata})]
 
 
 TOOL = Tool(
     name="screenshot",
-    description="Screenshot of the tracked browser tab as it is now, returned as an image.",
+    description="Capture a web page as an image. With url: opens it in a window of its own at width x height, "
+    "waits for it to load, captures and closes it (BrowserLoop-compatible). Without url: the tracked tab as it "
+    "is now. fullPage for the whole document (tiles if longer than 8000 px), selector for one element.",
     params=ScreenshotParams,
     handler=screenshot,
     read_only=True,
+    error_prefix="Screenshot capture failed: ",
 )

@@ -1,0 +1,51 @@
+"""Shared by the benchmarks: the local page, its server, percentiles and how each MCP server is started."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from mcp.client.stdio import StdioServerParameters
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+PAGE = """<!doctype html><html><head><title>bench page</title></head>
+<body style="font-family:sans-serif;background:linear-gradient(#fff,#9cf)">
+<h1>Benchmark page</h1>""" + "".join(f"<p>Paragraph {i} with <a href='#{i}'>a link</a> and <button>button {i}</button></p>" for i in range(40)) + "</body></html>"
+
+
+def serve(directory: Path) -> ThreadingHTTPServer:
+    """Serve PAGE as index.html on 127.0.0.1 (any free port) from a background thread."""
+    (directory / "index.html").write_text(PAGE)
+    class QuietHandler(SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def tabsight_server(runtime: Path, chromium: str) -> StdioServerParameters:
+    """`tabsight mcp` with its embedded headless Chromium; runtime is a private (0700) directory."""
+    env = dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_CHROMIUM=chromium)
+    return StdioServerParameters(command=sys.executable, args=["-m", "tabsight", "mcp"], env=env)
+
+
+def playwright_server(cli: str, chromium: str, output_dir: Path) -> StdioServerParameters:
+    """`@playwright/mcp` on the same Chromium: headless, fresh profile, 1280x720 viewport."""
+    return StdioServerParameters(
+        command="node",
+        args=[cli, "--headless", "--executable-path", chromium, "--no-sandbox",
+              "--isolated", "--viewport-size", "1280x720", "--output-dir", str(output_dir)],
+    )

@@ -1,0 +1,231 @@
+"""Screenshot of a URL through MCP: p50/p90 over N calls, 1280x720 JPEG.
+
+    .venv/bin/python bench/screenshot_url.py [--calls 30] [--playwright-mcp PATH/TO/cli.js]
+        [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
+
+One sample is everything an agent does to see a URL it has not loaded yet:
+
+- tabsight (`python -m tabsight mcp`, embedded headless Chromium): one
+  `screenshot` call with `url`, JPEG quality 80; one row with
+  waitForNetworkIdle false and one with true.
+- Playwright MCP: `browser_navigate` then `browser_take_screenshot` (JPEG; the
+  server fixes the quality at 90).
+- Chrome DevTools MCP: `navigate_page` then `take_screenshot` (JPEG quality 80),
+  with --no-page-id-routing so the calls need no pageId.
+
+All run in one go, each through the official MCP SDK client, on the same
+Chromium binary, headless, 1280x720 viewport, fresh profile, and the same page
+served on 127.0.0.1. Every sample loads URL?n=<i>, a URL not seen before, so
+no server can skip the navigation. Times are wall-clock from the first call to
+the last parsed result; warm-up samples (which include the browser's start)
+are not counted. A sample whose calls return isError or no image block is a
+failure: counted in the table, not timed. A server whose warm-up fails (for
+tabsight, a build whose screenshot tool has no `url` yet) is skipped with the
+error it returned.
+
+Peers default to their install in /tmp/peers and are skipped when missing:
+
+    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
+
+Results are printed as a markdown table and written to bench/results/screenshot_url.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import io
+import json
+import os
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp_types import CallToolResult
+from PIL import Image
+
+from common import CHROMIUM, percentile, playwright_server, serve, tabsight_server
+
+PEERS = Path("/tmp/peers/node_modules")
+PLAYWRIGHT_MCP = PEERS / "@playwright/mcp/cli.js"
+DEVTOOLS_MCP = PEERS / "chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js"
+BASELINE = "tabsight screenshot(url), waitForNetworkIdle=false"
+
+Sample = Callable[[Client, str], Awaitable[list[CallToolResult]]]
+
+
+class Failed(Exception):
+    """A sample that errored or returned no image; the message is what the server said."""
+
+
+def text_of(result: CallToolResult) -> str:
+    return " ".join(block.text for block in result.content if block.type == "text").strip() or "(no text)"
+
+
+def image_of(results: list[CallToolResult]) -> bytes:
+    """The image the sample's last call returned; Failed if any call errored or there is none."""
+    for result in results:
+        if result.is_error:
+            raise Failed(text_of(result))
+    image = next((block for block in results[-1].content if block.type == "image"), None)
+    if image is None:
+        raise Failed(f"no image block in the result: {text_of(results[-1])}")
+    return base64.b64decode(image.data)
+
+
+def describe(error: BaseException) -> str:
+    while getattr(error, "exceptions", None):  # an ExceptionGroup from the client's task group
+        error = error.exceptions[0]
+    return str(error) if isinstance(error, Failed) else f"{type(error).__name__}: {error}"
+
+
+async def run_sample(sample: Sample, client: Client, url: str) -> bytes:
+    try:
+        results = await sample(client, url)
+    except Exception as error:  # a protocol error or timeout fails the sample, like isError does
+        raise Failed(describe(error)) from error
+    return image_of(results)
+
+
+async def measure(params: StdioServerParameters, sample: Sample, url: str, calls: int, warmup: int = 3) -> dict:
+    loads = (f"{url}?n={i}" for i in range(warmup + calls))
+    async with Client(params, read_timeout_seconds=60) as client:
+        started = time.perf_counter()
+        for _ in range(warmup):
+            await run_sample(sample, client, next(loads))  # Failed here skips the server
+        warmup_s = time.perf_counter() - started
+        samples, images, errors = [], [], []
+        for _ in range(calls):
+            t0 = time.perf_counter()
+            try:
+                image = await run_sample(sample, client, next(loads))
+            except Failed as error:
+                errors.append(str(error))
+                continue
+            samples.append((time.perf_counter() - t0) * 1000)
+            images.append(image)
+    if not samples:
+        raise Failed(f"all {calls} samples failed; first: {errors[0]}")
+    with Image.open(io.BytesIO(images[0])) as first:
+        width, height = first.size
+    return {
+        "p50_ms": round(statistics.median(samples), 1),
+        "p90_ms": round(percentile(samples, 0.9), 1),
+        "min_ms": round(min(samples), 1),
+        "failures": len(errors),
+        "calls": calls,
+        "first_error": errors[0] if errors else None,
+        "image": f"{width}x{height}",
+        "image_bytes": int(statistics.median(len(image) for image in images)),
+        "warmup_s": round(warmup_s, 2),
+    }
+
+
+def tabsight_sample(wait_for_network_idle: bool) -> Sample:
+    async def sample(client: Client, url: str) -> list[CallToolResult]:
+        return [await client.call_tool("screenshot", {
+            "url": url, "format": "jpeg", "quality": 80, "width": 1280, "height": 720,
+            "waitForNetworkIdle": wait_for_network_idle,
+        })]
+    return sample
+
+
+async def playwright_sample(client: Client, url: str) -> list[CallToolResult]:
+    return [
+        await client.call_tool("browser_navigate", {"url": url}),
+        await client.call_tool("browser_take_screenshot", {"type": "jpeg"}),
+    ]
+
+
+async def devtools_sample(client: Client, url: str) -> list[CallToolResult]:
+    return [
+        await client.call_tool("navigate_page", {"type": "url", "url": url}),
+        await client.call_tool("take_screenshot", {"format": "jpeg", "quality": 80}),
+    ]
+
+
+def devtools_server(cli: str, chromium: str) -> StdioServerParameters:
+    """chrome-devtools-mcp on the same Chromium: headless, fresh profile, 1280x720, no pageId routing."""
+    env = dict(os.environ, CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS="1", CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS="1")
+    return StdioServerParameters(
+        command="node",
+        args=[cli, "--headless", "--isolated", "--executablePath", chromium, "--viewport", "1280x720",
+              "--no-page-id-routing", "--chromeArg=--no-sandbox", "--no-usage-statistics", "--no-performance-crux"],
+        env=env,
+    )
+
+
+def table(results: dict[str, dict]) -> str:
+    baseline = results.get(BASELINE, {}).get("p50_ms")
+    lines = [
+        "| server | p50 ms | p90 ms | p50 / tabsight(waitForNetworkIdle=false) | failures | image |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for name, r in results.items():
+        if "error" in r:
+            continue
+        ratio = f"{r['p50_ms'] / baseline:.2f}" if baseline else "n/a"
+        image = f"{r['image']} JPEG, {r['image_bytes'] / 1000:.0f} kB"
+        lines.append(f"| {name} | {r['p50_ms']} | {r['p90_ms']} | {ratio} | {r['failures']}/{r['calls']} | {image} |")
+    for name, r in results.items():
+        if "error" in r:
+            lines.append(f"\nskipped {name}: {r['error'][:300]}")
+    return "\n".join(lines)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", type=int, default=30)
+    parser.add_argument("--playwright-mcp", default=str(PLAYWRIGHT_MCP), help="path to @playwright/mcp's cli.js")
+    parser.add_argument("--devtools-mcp", default=str(DEVTOOLS_MCP),
+                        help="path to chrome-devtools-mcp's build/src/bin/chrome-devtools-mcp.js")
+    parser.add_argument("--chromium", default=CHROMIUM)
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="tabsight-bench-"))
+    server = serve(workdir)
+    url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    runtime = workdir / "runtime"
+    runtime.mkdir(mode=0o700)
+
+    def peer(cli: str, start: Callable[[str], StdioServerParameters]) -> StdioServerParameters | str:
+        return start(cli) if Path(cli).is_file() else f"{cli} not found (see the npm install line in --help)"
+
+    runs: dict[str, tuple[StdioServerParameters | str, Sample]] = {
+        BASELINE: (tabsight_server(runtime, args.chromium), tabsight_sample(False)),
+        "tabsight screenshot(url), waitForNetworkIdle=true": (tabsight_server(runtime, args.chromium), tabsight_sample(True)),
+        "playwright-mcp browser_navigate + browser_take_screenshot": (
+            peer(args.playwright_mcp, lambda cli: playwright_server(cli, args.chromium, workdir / "pw")),
+            playwright_sample,
+        ),
+        "chrome-devtools-mcp navigate_page + take_screenshot": (
+            peer(args.devtools_mcp, lambda cli: devtools_server(cli, args.chromium)),
+            devtools_sample,
+        ),
+    }
+    results: dict[str, dict] = {}
+    for name, (params, sample) in runs.items():
+        if isinstance(params, str):
+            results[name] = {"error": params}
+            continue
+        try:
+            results[name] = await measure(params, sample, url, args.calls)
+        except Exception as error:
+            results[name] = {"error": describe(error)}
+
+    server.shutdown()
+    shutil.rmtree(workdir, ignore_errors=True)
+    print(table(results))
+    out = Path(__file__).parent / "results"
+    out.mkdir(exist_ok=True)
+    (out / "screenshot_url.json").write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    anyio.run(main)

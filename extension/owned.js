@@ -1,0 +1,165 @@
+// The `capture.url` method: open a URL in a window tabsight owns, capture it
+// and close the window again, whatever happens.
+//
+// The window is an unfocused popup, so the user's focus, tabs and "last
+// focused window" never change. Viewport size, user agent and cookies are
+// set through the debugger on that tab alone, so they apply to this capture
+// only.
+
+import { debuggerShot, captureArea, captureOptions } from './capture.js';
+import { onEvent, send, withDebugger } from './cdp.js';
+import { sendCookies } from './cookies.js';
+import { TabsightError, badRequest } from './errors.js';
+import { boolParam, intParam, optionalStringParam, urlParam } from './params.js';
+import { tabUrl } from './restricted.js';
+
+const MIN_VIEWPORT = 200;
+const MAX_VIEWPORT = 4000;
+const MAX_COOKIES = 50;
+const NETWORK_IDLE_MS = 500;
+
+// Windows opened for a capture: not the user's, so not listed or reported.
+export const ownedWindowIds = new Set();
+
+export async function captureUrl(params, signal) {
+  const url = urlParam(params, 'url');
+  if (!/^https?:$/.test(new URL(url).protocol)) throw badRequest(`Invalid url: ${url} (allowed: http or https)`);
+  const width = intParam(params, 'width', MIN_VIEWPORT, MAX_VIEWPORT, 1280);
+  const height = intParam(params, 'height', MIN_VIEWPORT, MAX_VIEWPORT, 720);
+  const load = {
+    waitForNetworkIdle: boolParam(params, 'wait_for_network_idle', true),
+    timeoutMs: intParam(params, 'timeout_ms', 1000, 120_000, 30_000),
+  };
+  const userAgent = optionalStringParam(params, 'user_agent');
+  const cookies = cookiesParam(params, new URL(url).hostname);
+  const options = captureOptions(params);
+
+  const window = await chrome.windows.create({ url: 'about:blank', type: 'popup', focused: false, width, height });
+  ownedWindowIds.add(window.id);
+  const tabId = window.tabs[0].id;
+  try {
+    return await withDebugger(tabId, async () => {
+      await send(tabId, 'Emulation.setDeviceMetricsOverride',
+        { width, height, deviceScaleFactor: 1, mobile: false }, signal);
+      if (userAgent) await send(tabId, 'Emulation.setUserAgentOverride', { userAgent }, signal);
+      const stopCookies = cookies.length ? await sendCookies(tabId, cookies, signal) : null;
+      try {
+        const status = await navigate(tabId, url, load, signal);
+        const area = options.fullPage || options.selector
+          ? await captureArea(tabId, options, { viewportWidth: width, scale: 1 }, signal)
+          : { tiles: [{ data: await debuggerShot(tabId, options, null, signal), x: 0, y: 0, width, height }],
+            region: 'viewport' };
+        const tab = await chrome.tabs.get(tabId);
+        return {
+          ...area,
+          mime_type: `image/${options.format}`,
+          url: tabUrl(tab),
+          title: tab.title ?? '',
+          status,
+          viewport: { width, height },
+          device_pixel_ratio: 1,
+          method: 'cdp',
+        };
+      } finally {
+        await stopCookies?.();
+      }
+    });
+  } finally {
+    await chrome.windows.remove(window.id).catch(() => {}); // closed by the user meanwhile
+    ownedWindowIds.delete(window.id);
+  }
+}
+
+// The host validated the cookies in detail; this checks their shape and
+// fills in the host-only domain. The message never quotes a value.
+function cookiesParam(params, hostname) {
+  const cookies = params.cookies ?? [];
+  if (!Array.isArray(cookies) || cookies.length > MAX_COOKIES) {
+    throw badRequest(`Invalid cookies (allowed: a list of at most ${MAX_COOKIES} cookies)`);
+  }
+  return cookies.map((cookie, index) => {
+    if (typeof cookie?.name !== 'string' || typeof cookie.value !== 'string') {
+      throw badRequest(`Invalid cookies[${index}] (allowed: an object with string name and value)`);
+    }
+    return cookie.domain ? cookie : { ...cookie, domain: hostname, host_only: true };
+  });
+}
+
+// Loads `url` in the tab and resolves, with the main document's HTTP status,
+// at DOMContentLoaded, or with waitForNetworkIdle once the page has loaded
+// and no request has been in flight for NETWORK_IDLE_MS (Playwright's
+// "networkidle"; Chrome's own lifecycle event of that name comes about a
+// second late). The timeout bounds all of it.
+async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
+  const goal = waitForNetworkIdle ? 'load' : 'DOMContentLoaded';
+  // Events can arrive before Page.navigate answers with the loader they
+  // belong to: keep them all by loader.
+  const lifecycle = new Map(); // loaderId -> Set of lifecycle event names
+  const statuses = new Map(); // loaderId -> HTTP status of its document
+  const inFlight = new Set(); // requestIds
+  let loaderId = null;
+  let quietTimer;
+  let reached;
+  const goalReached = new Promise((resolve) => {
+    reached = resolve;
+  });
+  const check = () => {
+    clearTimeout(quietTimer);
+    if (!loaderId || !lifecycle.get(loaderId)?.has(goal)) return;
+    if (!waitForNetworkIdle) reached();
+    else if (inFlight.size === 0) quietTimer = setTimeout(reached, NETWORK_IDLE_MS);
+  };
+  const stopListening = onEvent(tabId, (method, event) => {
+    switch (method) {
+      case 'Page.lifecycleEvent':
+        if (!lifecycle.has(event.loaderId)) lifecycle.set(event.loaderId, new Set());
+        lifecycle.get(event.loaderId).add(event.name);
+        break;
+      case 'Network.requestWillBeSent':
+        inFlight.add(event.requestId); // a redirect keeps its id: counted once
+        break;
+      case 'Network.loadingFinished':
+      case 'Network.loadingFailed':
+        inFlight.delete(event.requestId);
+        break;
+      case 'Network.responseReceived':
+        if (event.type === 'Document') statuses.set(event.loaderId, event.response.status);
+        return;
+      default:
+        return;
+    }
+    check();
+  });
+  let timer;
+  const timedOut = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new TabsightError('navigation_timeout',
+      `Navigation timeout of ${timeoutMs}ms exceeded`)), timeoutMs);
+  });
+  const aborted = new Promise((_, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => {}); // only ever raced
+  try {
+    await Promise.all([
+      send(tabId, 'Page.enable', {}, signal),
+      send(tabId, 'Page.setLifecycleEventsEnabled', { enabled: true }, signal),
+      send(tabId, 'Network.enable', {}, signal),
+      // As in BrowserLoop's fresh browser context: what the server serves
+      // now, not what a dev server served before an edit.
+      send(tabId, 'Network.setCacheDisabled', { cacheDisabled: true }, signal),
+    ]);
+    const navigation = await Promise.race([send(tabId, 'Page.navigate', { url }, signal), timedOut]);
+    if (navigation.errorText) {
+      throw new TabsightError('navigation_failed', `${navigation.errorText} at ${url}`);
+    }
+    if (!navigation.loaderId) return null; // same-document: nothing more will load
+    loaderId = navigation.loaderId;
+    check();
+    await Promise.race([goalReached, timedOut, aborted]);
+    return statuses.get(loaderId) ?? null;
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(quietTimer);
+    stopListening();
+  }
+}

@@ -1,0 +1,114 @@
+"""Screenshots made fit for a vision model: sizes, downscaling, token cost.
+
+A capture arrives as tiles (one, or a grid for a page too long for one
+image). Images are only decoded and re-encoded when they must shrink; a
+capture within bounds goes back byte for byte as the browser encoded it.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from dataclasses import dataclass
+
+from PIL import Image
+
+MIME_TYPES = {"webp": "image/webp", "png": "image/png", "jpeg": "image/jpeg"}
+
+#: Claude's vision input downsizes larger images to this long edge and area
+#: (DESIGN.md §1), and bills about width x height / 750 tokens for what is left.
+MODEL_LONG_EDGE = 1568
+MODEL_MAX_PIXELS = 1_150_000
+PIXELS_PER_TOKEN = 750
+
+
+#: no side of an image given to a model is longer (the API rejects larger)
+MAX_SIDE = 8000
+
+
+@dataclass
+class Picture:
+    """One encoded image and the box of the page it shows (CSS pixels)."""
+
+    data: bytes
+    width: int
+    height: int
+    page_x: float = 0
+    page_y: float = 0
+    page_width: float = 0
+    page_height: float = 0
+
+
+def picture(data_b64: str, page_x: float, page_y: float, page_width: float, page_height: float) -> Picture:
+    data = base64.b64decode(data_b64)
+    with Image.open(io.BytesIO(data)) as img:  # reads the header only
+        width, height = img.size
+    return Picture(data, width, height, page_x, page_y, page_width, page_height)
+
+
+def fit(
+    pictures: list[Picture], fmt: str, quality: int, max_width: int | None, max_height: int | None
+) -> tuple[list[Picture], float]:
+    """The tiles of one capture, shrunk so that the whole is at most
+    ``max_width`` x ``max_height`` pixels (aspect kept), and the scale applied.
+
+    Shrunk tiles are laid out again as one image, split only where it is
+    still longer than MAX_SIDE: a page that needed three tiles may fit in one.
+    """
+    width, height = grid_size(pictures)
+    scale = min(1.0, (max_width or width) / width, (max_height or height) / height)
+    if scale >= 1.0:
+        return pictures, 1.0
+    origin = pictures[0]
+    ratio = origin.width / origin.page_width  # image pixels per CSS pixel
+    canvas = Image.new("RGB", (max(1, round(width * scale)), max(1, round(height * scale))))
+    for pic in pictures:
+        with Image.open(io.BytesIO(pic.data)) as img:
+            size = (max(1, round(pic.width * scale)), max(1, round(pic.height * scale)))
+            small = img.convert("RGB").resize(size, Image.Resampling.LANCZOS)
+        at = (round((pic.page_x - origin.page_x) * ratio * scale), round((pic.page_y - origin.page_y) * ratio * scale))
+        canvas.paste(small, at)
+    css_per_pixel = 1 / (ratio * scale)
+    shrunk = []
+    for top in range(0, canvas.height, MAX_SIDE):
+        for left in range(0, canvas.width, MAX_SIDE):
+            tile = canvas.crop((left, top, min(left + MAX_SIDE, canvas.width), min(top + MAX_SIDE, canvas.height)))
+            shrunk.append(
+                Picture(
+                    encode(tile, fmt, quality),
+                    tile.width,
+                    tile.height,
+                    origin.page_x + left * css_per_pixel,
+                    origin.page_y + top * css_per_pixel,
+                    tile.width * css_per_pixel,
+                    tile.height * css_per_pixel,
+                )
+            )
+    return shrunk, scale
+
+
+def grid_size(pictures: list[Picture]) -> tuple[int, int]:
+    """Pixel size of the whole that tiles laid out row by row make."""
+    rows: dict[float, list[Picture]] = {}
+    for pic in pictures:
+        rows.setdefault(pic.page_y, []).append(pic)
+    width = max(sum(p.width for p in row) for row in rows.values())
+    height = sum(row[0].height for row in rows.values())
+    return width, height
+
+
+def encode(img: Image.Image, fmt: str, quality: int) -> bytes:
+    out = io.BytesIO()
+    if fmt == "png":
+        img.save(out, "PNG")
+    else:
+        img.save(out, "JPEG" if fmt == "jpeg" else "WEBP", quality=quality)
+    return out.getvalue()
+
+
+def vision_tokens(width: int, height: int) -> int:
+    """Estimated tokens a model is billed for this image: width x height / 750,
+    taken after the downsizing the API applies to large images."""
+    shrink = min(1.0, MODEL_LONG_EDGE / max(width, height), math.sqrt(MODEL_MAX_PIXELS / (width * height)))
+    return math.ceil(width * shrink * height * shrink / PIXELS_PER_TOKEN)
