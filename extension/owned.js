@@ -39,10 +39,21 @@ export async function captureUrl(params, signal) {
   const tabId = window.tabs[0].id;
   try {
     return await withDebugger(tabId, async () => {
-      await send(tabId, 'Emulation.setDeviceMetricsOverride',
-        { width, height, deviceScaleFactor: 1, mobile: false }, signal);
-      if (userAgent) await send(tabId, 'Emulation.setUserAgentOverride', { userAgent }, signal);
-      const stopCookies = cookies.length ? await sendCookies(tabId, cookies, signal) : null;
+      // One round trip for the whole set-up: CDP runs a tab's commands in order.
+      const setup = [
+        send(tabId, 'Emulation.setDeviceMetricsOverride',
+          { width, height, deviceScaleFactor: 1, mobile: false }, signal),
+        send(tabId, 'Page.enable', {}, signal),
+        send(tabId, 'Page.setLifecycleEventsEnabled', { enabled: true }, signal),
+        send(tabId, 'Network.enable', {}, signal),
+        // As in BrowserLoop's fresh browser context: what the server serves
+        // now, not what a dev server served before an edit.
+        send(tabId, 'Network.setCacheDisabled', { cacheDisabled: true }, signal),
+      ];
+      if (userAgent) setup.push(send(tabId, 'Emulation.setUserAgentOverride', { userAgent }, signal));
+      const cookiesSent = cookies.length ? sendCookies(tabId, cookies, signal) : null;
+      await Promise.all([...setup, cookiesSent]);
+      const stopCookies = await cookiesSent;
       try {
         const status = await navigate(tabId, url, load, signal);
         const area = options.fullPage || options.selector
@@ -140,14 +151,6 @@ async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
   });
   aborted.catch(() => {}); // only ever raced
   try {
-    await Promise.all([
-      send(tabId, 'Page.enable', {}, signal),
-      send(tabId, 'Page.setLifecycleEventsEnabled', { enabled: true }, signal),
-      send(tabId, 'Network.enable', {}, signal),
-      // As in BrowserLoop's fresh browser context: what the server serves
-      // now, not what a dev server served before an edit.
-      send(tabId, 'Network.setCacheDisabled', { cacheDisabled: true }, signal),
-    ]);
     const navigation = await Promise.race([send(tabId, 'Page.navigate', { url }, signal), timedOut]);
     if (navigation.errorText) {
       throw new TabsightError('navigation_failed', `${navigation.errorText} at ${url}`);

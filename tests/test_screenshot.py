@@ -11,11 +11,13 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import anyio
 import pytest
 from mcp.client.stdio import stdio_client
 from PIL import Image
 
 from conftest import front_env, front_params, mcp_client
+from processes import wait_until
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -320,3 +322,14 @@ async def test_eight_captures_at_once_all_succeed_and_leave_no_tab(browser, site
     after = open_tabs(browser)
     assert {tab["id"] for tab in after["tabs"]} == {tab["id"] for tab in before["tabs"]}
     assert after["focused_tab_id"] == before["focused_tab_id"]
+
+
+async def test_a_client_leaving_mid_capture_leaves_no_window(browser, site):
+    before = {tab["id"] for tab in open_tabs(browser)["tabs"]}
+    async with mcp_client() as client:
+        with anyio.move_on_after(1.5):
+            await client.call_tool("screenshot", {"url": site.url("/hang.html"), "timeout": 60000})
+        during = open_tabs(browser)["tabs"]
+        assert [tab for tab in during if tab.get("owned")], "the capture's window should be open while it loads"
+    # the front is gone: the host cancels its request and the extension closes the window
+    assert wait_until(lambda: {tab["id"] for tab in open_tabs(browser)["tabs"]} == before, 10)
