@@ -16,7 +16,7 @@ import { boolParam, enumParam, intParam, optionalStringParam, tabIdParam } from 
 import { documentRegion, elementRegion, tiles } from './region.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 
-export const FORMATS = ['jpeg', 'png', 'webp'];
+const FORMATS = ['jpeg', 'png', 'webp'];
 const VISIBLE_TAB_FORMATS = new Set(['jpeg', 'png']);
 const VISIBLE_TAB_CALLS_PER_SECOND = 2;
 

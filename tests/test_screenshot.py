@@ -251,6 +251,7 @@ async def test_errors_in_browserloop_words(browser, site):
             ({"url": site.url("/"), "format": "gif"}, "Screenshot capture failed: 'format' is 'gif'; allowed values"),
             ({"url": site.url("/"), "timeout": 10}, "Screenshot capture failed: Timeout must be at least 1000"),
             ({"width": 800}, "Screenshot capture failed: 'width' applies only with 'url'"),
+            ({"url": site.url("/box.html"), "selector": "div[["}, "Screenshot capture failed: Invalid selector: div[["),
             ({"url": f"http://127.0.0.1:{closed_port()}/"}, "Screenshot capture failed: net::ERR_CONNECTION_REFUSED"),
             ({"url": "http://no-such-host.invalid/"}, "Screenshot capture failed: net::ERR_NAME_NOT_RESOLVED"),
         ]
