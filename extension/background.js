@@ -1,6 +1,8 @@
 // Service-worker entry: serves the extension's methods to the native host.
 
+import { act, waitFor } from './act.js';
 import { captureTab } from './capture.js';
+import { findElements } from './discovery.js';
 import { ensureConnected, sendEvent, serve } from './native.js';
 import { pageInfo } from './page.js';
 import { captureUrl } from './owned.js';
@@ -18,6 +20,9 @@ const methods = {
   capture: captureTab,
   'capture.url': captureUrl,
   'window.set_viewport': setViewport,
+  'elements.find': findElements,
+  'element.act': act,
+  'page.wait_for': waitFor,
 };
 
 // At top level so it runs whenever the worker starts: install, browser

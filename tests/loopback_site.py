@@ -4,11 +4,12 @@ Routes beyond the static files in pages/: ``/status/N`` answers status N,
 ``/slow?ms=N`` answers after N milliseconds, ``/tall?h=N`` is a page exactly
 N px high (a red-to-blue gradient), ``/gate`` is green for a request carrying
 the cookie ``session=ok-...`` and red otherwise, ``/set-cookie?name=N&value=V``
-sets a cookie. Every request's path and headers are kept in ``Site.requests``.
+sets a cookie, ``/greet?name=N&colour=C`` greets N. Every request's path and headers are kept in ``Site.requests``.
 """
 
 from __future__ import annotations
 
+import html
 import threading
 import time
 from functools import partial
@@ -48,6 +49,9 @@ class Handler(SimpleHTTPRequestHandler):
             if cookies.get("session") and cookies["session"].value.startswith("ok-"):
                 return self._html(200, "<title>Welcome back</title><body style='background:#00c000'><h1>Hello</h1>")
             return self._html(200, "<title>Please sign in</title><body style='background:#e00000'><h1>Sign in</h1>")
+        if parts.path == "/greet":
+            name, colour = html.escape(query.get("name", "")), html.escape(query.get("colour", ""))
+            return self._html(200, f"<title>Welcome</title><h1>Hello {name}</h1><p>You chose {colour}</p>")
         if parts.path == "/set-cookie":
             cookie = f"{query['name']}={query['value']}; Path=/; Max-Age=3600"
             return self._html(200, "<title>Cookie set</title>", headers={"Set-Cookie": cookie})

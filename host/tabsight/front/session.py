@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
@@ -28,10 +29,50 @@ RECOVERY = {
 }
 
 
+@dataclass(frozen=True)
+class Annotation:
+    """The latest annotated screenshot of this session: what its labels point at."""
+
+    browser: str
+    tab_id: int
+    document: str
+    url: str
+    selectors: list[str]
+
+
+@dataclass(frozen=True)
+class Label:
+    number: int
+    annotation: Annotation
+
+    @property
+    def selector(self) -> str:
+        return self.annotation.selectors[self.number - 1]
+
+
 class Session:
     def __init__(self, browsers: Browsers | None = None) -> None:
         self.id = uuid.uuid4().hex[:8]
         self.browsers = browsers or Browsers(self.id)
+        self.annotation: Annotation | None = None
+
+    def remember_annotation(self, link: HostLink, tab_id: int, page: dict[str, Any], selectors: list[str]) -> None:
+        self.annotation = Annotation(link.hello.host_id, tab_id, page["document"], page["url"], selectors)
+
+    def label(self, number: int) -> Label:
+        """Label ``number`` of the latest annotation, or a ToolError saying how to get one."""
+        if self.annotation is None:
+            raise ToolError(
+                "No annotation in this session yet: call observe({what:'page', annotate_screenshot:true}) "
+                "and use a number from it"
+            )
+        if not 1 <= number <= len(self.annotation.selectors):
+            raise ToolError(
+                f"label {number} is not in the latest annotation, which has labels 1 to "
+                f"{len(self.annotation.selectors)}" if self.annotation.selectors else
+                "The latest annotation has no labels (nothing interactive was in view)"
+            )
+        return Label(number, self.annotation)
 
     async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         """Run a tool; every failure becomes an isError result, never an exception."""

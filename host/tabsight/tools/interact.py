@@ -1,24 +1,65 @@
-"""interact: act on the tracked tab."""
+"""interact: act on the tracked tab as a user would, and say what changed.
+
+Targets: ``label`` (a number from this session's latest annotated
+screenshot), ``selector`` (CSS; ``host >>> inner`` crosses an open shadow
+root or a same-origin iframe, as annotation selectors do), or ``x``/``y``
+(CSS pixels of the viewport). Pointer and keys are real input events
+(trusted, at real coordinates), dispatched through the debugger.
+"""
 
 from __future__ import annotations
 
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
-from .base import Params, Tool, text
+from ..front.link import BrowserError
+from .base import Params, Tool, ToolError, text
+
+Action = Literal["navigate", "click", "type", "select", "hover", "press", "scroll", "wait_for"]
+
+#: what each action needs besides its target
+NEEDS = {"navigate": ("url",), "type": ("text",), "select": ("value",), "press": ("key",)}
+#: actions that must have a target, and those that may have one
+TARGETED = {"click", "hover", "select"}
+MAY_TARGET = {"type", "press", "scroll"}
+DEFAULT_TIMEOUT = {"navigate": 30_000, "wait_for": 5_000}
 
 
 class InteractParams(Params):
-    action: Literal["navigate"] = Field(description="navigate: load url in the tracked tab and wait for it.")
-    url: str = Field(min_length=1, max_length=8192, description="Where to navigate (http, https, file or data URL).")
-    timeout: int = Field(default=30_000, ge=1000, le=120_000, description="Milliseconds to wait for the load.")
+    action: Action = Field(
+        description="navigate: load url and wait for it. click / hover: the target. type: text into the target "
+        "(or the focused element); clear first, submit presses Enter. select: an option of a <select> by value "
+        "or visible text. press: a key or combo (Enter, Escape, Control+A). scroll: the target into view, or by "
+        "delta_x/delta_y. wait_for: until selector is visible or text is on the page."
+    )
+    label: int | None = Field(default=None, ge=1, description="Target: a number from the latest annotated screenshot.")
+    selector: str | None = Field(
+        default=None, min_length=1, max_length=2048, description="Target: a CSS selector matching one element."
+    )
+    x: float | None = Field(default=None, ge=0, description="Target: a point, CSS px from the viewport's left.")
+    y: float | None = Field(default=None, ge=0, description="Target: a point, CSS px from the viewport's top.")
+    url: str | None = Field(default=None, min_length=1, max_length=8192, description="navigate: where to.")
+    text: str | None = Field(
+        default=None, max_length=100_000, description="type: what to type. wait_for: text to wait for."
+    )
+    clear: bool = Field(default=False, description="type: clear the field first.")
+    submit: bool = Field(default=False, description="type: press Enter after typing.")
+    value: str | None = Field(default=None, max_length=1000, description="select: the option's value or its text.")
+    key: str | None = Field(default=None, min_length=1, max_length=100, description="press: e.g. Enter, Control+A.")
+    delta_x: int = Field(default=0, ge=-100_000, le=100_000, description="scroll: px to the right (negative: left).")
+    delta_y: int = Field(default=0, ge=-100_000, le=100_000, description="scroll: px down (negative: up).")
+    timeout: int | None = Field(
+        default=None, ge=0, le=120_000, description="ms: navigate 1000-120000 (default 30000); wait_for (default 5000)."
+    )
     tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
 
     @field_validator("url")
     @classmethod
-    def _absolute(cls, url: str) -> str:
+    def _absolute(cls, url: str | None) -> str | None:
+        if url is None:
+            return None
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https", "file", "data", "about") or (
             parts.scheme in ("http", "https") and not parts.netloc
@@ -26,21 +67,89 @@ class InteractParams(Params):
             raise ValueError(f"'url' is {url!r}; allowed: an absolute http, https, file, data or about URL")
         return url
 
+    @model_validator(mode="after")
+    def _consistent(self) -> InteractParams:
+        targets = [name for name in ("label", "selector") if getattr(self, name) is not None]
+        if (self.x is None) != (self.y is None):
+            raise ValueError("'x' and 'y' go together: give both, in CSS px of the viewport")
+        if self.x is not None:
+            targets.append("x/y")
+        if len(targets) > 1:
+            raise ValueError(f"give one target, not {' and '.join(targets)}")
+        for name in NEEDS.get(self.action, ()):
+            if getattr(self, name) is None:
+                raise ValueError(f"action '{self.action}' needs '{name}'")
+        if self.action in TARGETED and not targets:
+            raise ValueError(f"action '{self.action}' needs a target: label, selector, or x and y")
+        if self.action == "select" and self.x is not None:
+            raise ValueError("action 'select' needs a label or selector, not a point")
+        if self.action == "wait_for" and (self.selector is None) == (self.text is None):
+            raise ValueError("action 'wait_for' needs one of 'selector' or 'text'")
+        if self.action in ("navigate", "wait_for") and (self.label is not None or self.x is not None):
+            raise ValueError(f"action '{self.action}' takes no label or x/y")
+        if self.action == "navigate" and self.timeout is not None and self.timeout < 1000:
+            raise ValueError(f"'timeout' is {self.timeout}; allowed range for navigate: 1000 to 120000")
+        return self
+
 
 async def interact(session, params: InteractParams):
-    link, tab_id = await session.browsers.tab(params.tab_id)
-    result = await link.request(
-        "tab.navigate",
-        {"tab_id": tab_id, "url": params.url, "timeout_ms": params.timeout},
-        timeout=params.timeout / 1000 + 5,
+    timeout = params.timeout if params.timeout is not None else DEFAULT_TIMEOUT.get(params.action, 0)
+    if params.action in ("navigate", "wait_for"):
+        link, tab_id = await session.browsers.tab(params.tab_id)
+        if params.action == "navigate":
+            request = {"tab_id": tab_id, "url": params.url, "timeout_ms": timeout}
+            result = await link.request("tab.navigate", request, timeout=timeout / 1000 + 5)
+        else:
+            request = {"tab_id": tab_id, "selector": params.selector, "text": params.text, "timeout_ms": timeout}
+            result = await link.request("page.wait_for", request, timeout=timeout / 1000 + 5)
+        return [text({"action": params.action, "tab_id": tab_id, **result})]
+
+    label = session.label(params.label) if params.label is not None else None
+    if label is not None:
+        if params.tab_id is not None and params.tab_id != label.annotation.tab_id:
+            raise ToolError(f"label {label.number} is on tab {label.annotation.tab_id}, not tab {params.tab_id}")
+        link = await session.browsers.link()
+        if link.hello.host_id != label.annotation.browser:
+            raise ToolError(_stale(label, "the session now works with another browser"))
+        tab_id = label.annotation.tab_id
+    else:
+        link, tab_id = await session.browsers.tab(params.tab_id)
+
+    request = {
+        "tab_id": tab_id,
+        "action": params.action,
+        "selector": label.selector if label else params.selector,
+        **({"document": label.annotation.document} if label else {}),
+        **({"x": params.x, "y": params.y} if params.x is not None else {}),
+        **{name: getattr(params, name) for name in ("text", "value", "key") if getattr(params, name) is not None},
+        "clear": params.clear,
+        "submit": params.submit,
+        "delta_x": params.delta_x,
+        "delta_y": params.delta_y,
+    }
+    try:
+        result = await link.request("element.act", request, timeout=30)
+    except BrowserError as exc:
+        if exc.code == "stale_label" and label:
+            raise ToolError(_stale(label, "the tab shows a newer page now")) from None
+        if exc.code in ("element_not_found", "ambiguous_selector") and label:
+            raise ToolError(_stale(label, f"its element is gone ({exc.message})")) from None
+        raise
+    return [text({"action": params.action, **({"label": label.number} if label else {}), **result})]
+
+
+def _stale(label, why: str) -> str:
+    return (
+        f"Label {label.number} is from the annotation of {label.annotation.url}, and {why}. "
+        "Call observe({what:'page', annotate_screenshot:true}) for fresh labels."
     )
-    return [text({"action": "navigate", "tab_id": tab_id, **result})]
 
 
 TOOL = Tool(
     name="interact",
-    description="Act on the tracked tab. action=navigate loads url, waits for it to finish loading and reports "
-    "the final URL, title and HTTP status.",
+    description="Act on the tracked tab: navigate, click, type, select, hover, press, scroll, wait_for. Target "
+    "an element by label (from observe's annotated screenshot), selector, or x/y. Reports what it did and what "
+    "changed (URL, title, DOM).",
     params=InteractParams,
     handler=interact,
 )

@@ -1,12 +1,19 @@
-"""observe: look at the browser (the page's state, the tabs)."""
+"""observe: look at the browser (the page's state, an annotated screenshot, the tabs)."""
 
 from __future__ import annotations
 
+import base64
+import io
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from .base import Params, Tool, text
+from .. import annotate
+from .base import Params, Tool, image, text
+
+#: the screenshot under the marks is taken at this JPEG quality; the drawn result is sent at ANNOTATED_QUALITY
+CAPTURE_QUALITY = 90
+ANNOTATED_QUALITY = 80
 
 
 class ObserveParams(Params):
@@ -16,19 +23,68 @@ class ObserveParams(Params):
         "and which tab is tracked."
     )
     tab_id: int | None = Field(default=None, description="Look at this tab instead of the tracked one (what=page).")
+    annotate_screenshot: bool = Field(
+        default=False,
+        description="what=page: a screenshot with a numbered box on every element of the viewport, plus a map "
+        "from each number to selector, role, name, text, bounds and interactionHint. interact({label:N}) acts on N.",
+    )
+    annotation_target: Literal["interactive", "all_visible", "custom"] = Field(
+        default="interactive",
+        description="interactive: controls, links and ARIA widgets; all_visible: visible elements with text or a "
+        "role; custom: the elements annotation_selector matches.",
+    )
+    annotation_selector: str | None = Field(
+        default=None, min_length=1, max_length=1024, description="CSS selector, with annotation_target=custom."
+    )
+    max_annotations: int = Field(default=50, ge=1, le=100, description="At most this many marks, in reading order.")
+
+    @model_validator(mode="after")
+    def _annotation_arguments(self) -> ObserveParams:
+        if (self.annotation_target == "custom") != (self.annotation_selector is not None):
+            raise ValueError(
+                "annotation_selector is needed with annotation_target 'custom', and only then"
+            )
+        return self
 
 
 async def observe(session, params: ObserveParams):
     if params.what == "tabs":
         return [text(await session.describe_tabs())]
     link, tab_id = await session.browsers.tab(params.tab_id)
-    info = await link.request("page.info", {"tab_id": tab_id}, timeout=10)
-    return [text({"tab_id": tab_id, **info})]
+    if not params.annotate_screenshot:
+        info = await link.request("page.info", {"tab_id": tab_id}, timeout=10)
+        return [text({"tab_id": tab_id, **info})]
+
+    found = await link.request(
+        "elements.find",
+        {
+            "tab_id": tab_id,
+            "target": params.annotation_target,
+            "selector": params.annotation_selector,
+            "max": params.max_annotations,
+        },
+        timeout=15,
+    )
+    shot = await link.request("capture", {"tab_id": tab_id, "format": "jpeg", "quality": CAPTURE_QUALITY}, timeout=15)
+    page = found["page"]
+    annotations = [{"label": n, **element} for n, element in enumerate(found["elements"], 1)]
+    picture, _badges = annotate.draw(base64.b64decode(shot["tiles"][0]["data"]), annotations, page["viewport"]["width"])
+    out = io.BytesIO()
+    # 4:4:4: chroma subsampling would wash the thin coloured boxes out
+    picture.save(out, "JPEG", quality=ANNOTATED_QUALITY, subsampling=0)
+    session.remember_annotation(link, tab_id, page, [item["selector"] for item in annotations])
+    summary = {
+        "page": {key: page[key] for key in ("url", "title", "viewport")} | {"readyState": page["ready_state"]},
+        "annotations": annotations,
+        "total_found": found["total_found"],
+    }
+    return [image(base64.b64encode(out.getvalue()).decode(), "image/jpeg"), text(summary)]
 
 
 TOOL = Tool(
     name="observe",
-    description="Look at the browser: the tracked page's state (what=page) or the open tabs (what=tabs).",
+    description="Look at the browser: the tracked page's state (what=page; with annotate_screenshot, a screenshot "
+    "whose interactive elements carry numbers that interact({label}) accepts) or the open tabs (what=tabs).",
     params=ObserveParams,
     handler=observe,
     read_only=True,

@@ -1,0 +1,250 @@
+// The `element.act` and `page.wait_for` methods: acting on a page the way a
+// user does, and saying what changed.
+//
+// Pointer and keyboard input go through the debugger (Input.dispatch*), so
+// the page gets trusted events at real coordinates, as from a user; the
+// target is located in the page first (inpage.js `locate`: scrolled into
+// view, a point on it that nothing covers).
+
+import { send, withDebugger } from './cdp.js';
+import { TabsightError, badRequest } from './errors.js';
+import { currentDocument, inPage } from './inpage-call.js';
+import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
+import { tabUrl } from './restricted.js';
+
+const ACTIONS = ['click', 'type', 'select', 'hover', 'press', 'scroll'];
+// After an action, changes are collected until the DOM has been quiet this
+// long, or SETTLE_MAX_MS has passed.
+const QUIET_MS = 150;
+const SETTLE_MAX_MS = 1500;
+const POLL_MS = 50;
+const NAVIGATION_WAIT_MS = 10_000;
+
+// Modifier bits of Input.dispatchKeyEvent.
+const MODIFIERS = { Alt: 1, Control: 2, Ctrl: 2, Meta: 4, Command: 4, Shift: 8 };
+// key -> [code, windowsVirtualKeyCode, text]
+const NAMED_KEYS = {
+  Enter: ['Enter', 13, '\r'], Tab: ['Tab', 9, ''], Escape: ['Escape', 27, ''], Backspace: ['Backspace', 8, ''],
+  Delete: ['Delete', 46, ''], Space: ['Space', 32, ' '], ArrowUp: ['ArrowUp', 38, ''], ArrowDown: ['ArrowDown', 40, ''],
+  ArrowLeft: ['ArrowLeft', 37, ''], ArrowRight: ['ArrowRight', 39, ''], Home: ['Home', 36, ''], End: ['End', 35, ''],
+  PageUp: ['PageUp', 33, ''], PageDown: ['PageDown', 34, ''],
+};
+
+export async function act(params, signal) {
+  const tabId = tabIdParam(params);
+  const action = enumParam(params, 'action', ACTIONS);
+  const selector = optionalStringParam(params, 'selector');
+  const point = pointParam(params);
+  const expected = optionalStringParam(params, 'document');
+  if (expected && (await currentDocument(tabId)) !== expected) {
+    throw new TabsightError('stale_label', 'the page has changed since the annotation');
+  }
+  const before = await chrome.tabs.get(tabId);
+  const documentBefore = await inPage(tabId, 'watch');
+  signal.throwIfAborted();
+
+  const did = await perform(tabId, action, selector, point, params, signal);
+  const after = await settle(tabId, documentBefore, signal);
+  return {
+    ...did,
+    url: after.url,
+    title: after.title,
+    navigated: after.navigated || after.url !== tabUrl(before),
+    ...(after.dom ? { dom: after.dom } : {}),
+  };
+}
+
+function pointParam(params) {
+  if (params.x === undefined && params.y === undefined) return null;
+  const x = params.x;
+  const y = params.y;
+  if (typeof x !== 'number' || typeof y !== 'number' || x < 0 || y < 0) {
+    throw badRequest(`Invalid x/y: ${JSON.stringify([x, y])} (allowed: both, numbers >= 0, CSS px of the viewport)`);
+  }
+  return { x, y };
+}
+
+// Where the action lands: the located element's point, or the given one.
+async function aim(tabId, selector, point, { focusOnly = false } = {}) {
+  if (!selector) return { ...point, target: null };
+  const located = await inPage(tabId, focusOnly ? 'focus' : 'locate', selector);
+  if (located.error) throw new TabsightError(located.error, located.message);
+  return located;
+}
+
+async function perform(tabId, action, selector, point, params, signal) {
+  switch (action) {
+    case 'click':
+    case 'hover': {
+      if (!selector && !point) throw badRequest(`${action} needs a target: label, selector, or x and y`);
+      const { x, y, target } = await aim(tabId, selector, point);
+      await withDebugger(tabId, async () => {
+        await mouse(tabId, 'mouseMoved', x, y, signal);
+        if (action === 'click') {
+          await mouse(tabId, 'mousePressed', x, y, signal);
+          await mouse(tabId, 'mouseReleased', x, y, signal);
+        }
+      });
+      return { did: `${action} at (${Math.round(x)}, ${Math.round(y)})`, target };
+    }
+    case 'type': {
+      const text = typeof params.text === 'string' ? params.text : null;
+      if (text === null) throw badRequest('type needs text, a string');
+      const { target } = selector ? await aim(tabId, selector, null, { focusOnly: true }) : { target: null };
+      await withDebugger(tabId, async () => {
+        if (params.clear) {
+          await key(tabId, 'a', { commands: ['selectAll'] }, signal);
+          await key(tabId, 'Backspace', {}, signal);
+        }
+        if (text) await send(tabId, 'Input.insertText', { text }, signal);
+        if (params.submit) await key(tabId, 'Enter', {}, signal);
+      });
+      const what = `typed ${text.length} characters${params.clear ? ' after clearing' : ''}`;
+      return { did: params.submit ? `${what}, then Enter` : what, target };
+    }
+    case 'select': {
+      if (!selector) throw badRequest('select needs a target: label or selector of a <select>');
+      const value = optionalStringParam(params, 'value');
+      if (value === null) throw badRequest('select needs value: an option\'s value or its visible text');
+      const chosen = await inPage(tabId, 'selectOption', selector, value);
+      if (chosen.error) throw new TabsightError(chosen.error, chosen.message);
+      return { did: `selected ${JSON.stringify(chosen.text)} (value ${JSON.stringify(chosen.value)})`, target: chosen.target };
+    }
+    case 'press': {
+      const combo = optionalStringParam(params, 'key');
+      if (!combo) throw badRequest('press needs key, e.g. "Enter", "Escape", "Control+A"');
+      const { target } = selector ? await aim(tabId, selector, null, { focusOnly: true }) : { target: null };
+      await withDebugger(tabId, () => pressCombo(tabId, combo, signal));
+      return { did: `pressed ${combo}`, target };
+    }
+    case 'scroll': {
+      if (selector) {
+        const { target } = await aim(tabId, selector, null);
+        return { did: 'scrolled the element into view', target };
+      }
+      const deltaX = intParam(params, 'delta_x', -100_000, 100_000, 0);
+      const deltaY = intParam(params, 'delta_y', -100_000, 100_000, 0);
+      const tab = await chrome.tabs.get(tabId);
+      const at = point ?? { x: tab.width / 2, y: tab.height / 2 };
+      await withDebugger(tabId, () => send(tabId, 'Input.dispatchMouseEvent',
+        { type: 'mouseWheel', x: at.x, y: at.y, deltaX, deltaY }, signal));
+      return { did: `scrolled by (${deltaX}, ${deltaY})`, target: null };
+    }
+    default:
+      throw badRequest(`Unknown action ${action}`);
+  }
+}
+
+function mouse(tabId, type, x, y, signal) {
+  const pressed = type === 'mouseMoved' ? {} : { button: 'left', clickCount: 1 };
+  return send(tabId, 'Input.dispatchMouseEvent', { type, x, y, ...pressed }, signal);
+}
+
+// "Control+Shift+K", "Enter", "a": modifiers held around the key.
+async function pressCombo(tabId, combo, signal) {
+  const parts = combo.split('+');
+  const name = parts.pop() || '+';
+  let modifiers = 0;
+  for (const part of parts) {
+    if (!(part in MODIFIERS)) {
+      throw badRequest(`Invalid key ${JSON.stringify(combo)}: unknown modifier ${part} (allowed: ${Object.keys(MODIFIERS).join(', ')})`);
+    }
+    modifiers |= MODIFIERS[part];
+  }
+  await key(tabId, name, { modifiers }, signal);
+}
+
+async function key(tabId, name, { modifiers = 0, commands = undefined }, signal) {
+  let definition;
+  if (name in NAMED_KEYS) {
+    const [code, keyCode, text] = NAMED_KEYS[name];
+    definition = { key: name === 'Space' ? ' ' : name, code, windowsVirtualKeyCode: keyCode, text };
+  } else if ([...name].length === 1) {
+    const upper = name.toUpperCase();
+    const code = /[A-Z]/.test(upper) ? `Key${upper}` : /[0-9]/.test(name) ? `Digit${name}` : '';
+    definition = { key: name, code, windowsVirtualKeyCode: upper.charCodeAt(0), text: name };
+  } else {
+    throw badRequest(`Invalid key ${JSON.stringify(name)} (allowed: one character or ${Object.keys(NAMED_KEYS).join(', ')})`);
+  }
+  // With Control, Alt or Meta held the key produces no text: it is a shortcut.
+  const text = modifiers & (MODIFIERS.Alt | MODIFIERS.Control | MODIFIERS.Meta) ? '' : definition.text;
+  await send(tabId, 'Input.dispatchKeyEvent', {
+    type: text ? 'keyDown' : 'rawKeyDown', ...definition, text, unmodifiedText: text, modifiers,
+    ...(commands ? { commands } : {}),
+  }, signal);
+  await send(tabId, 'Input.dispatchKeyEvent', { type: 'keyUp', ...definition, text: undefined, modifiers }, signal);
+}
+
+// What the action changed: DOM mutations until the page is quiet, or the
+// new page if it navigated.
+async function settle(tabId, documentBefore, signal) {
+  const deadline = performance.now() + SETTLE_MAX_MS;
+  for (;;) {
+    await sleep(POLL_MS, signal);
+    let state = null;
+    try {
+      state = await inPageIfLoaded(tabId);
+    } catch {
+      // mid-navigation: the document is being replaced
+    }
+    if (state === null || state.document !== documentBefore) return { ...(await loadedTab(tabId, signal)), navigated: true };
+    if (state.quiet_ms >= QUIET_MS || performance.now() > deadline) {
+      return { url: state.url, title: state.title, navigated: false, dom: state.dom };
+    }
+  }
+}
+
+// The library's `changed`, or null when this document has no library (a new page).
+async function inPageIfLoaded(tabId) {
+  const [injection] = await chrome.scripting.executeScript({
+    target: { tabId },
+    world: 'ISOLATED',
+    func: () => globalThis.__tabsight?.changed() ?? null,
+  });
+  return injection?.result ?? null;
+}
+
+async function loadedTab(tabId, signal) {
+  const deadline = performance.now() + NAVIGATION_WAIT_MS;
+  let tab = await chrome.tabs.get(tabId);
+  while (tab.status === 'loading' && performance.now() < deadline) {
+    await sleep(POLL_MS, signal);
+    tab = await chrome.tabs.get(tabId);
+  }
+  return { url: tabUrl(tab), title: tab.title ?? '' };
+}
+
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+export async function waitFor(params, signal) {
+  const tabId = tabIdParam(params);
+  const selector = optionalStringParam(params, 'selector');
+  const text = optionalStringParam(params, 'text');
+  const timeoutMs = intParam(params, 'timeout_ms', 0, 120_000, 5000);
+  if (!selector === !text) throw badRequest('wait_for needs exactly one of selector or text');
+  const started = performance.now();
+  for (;;) {
+    let state = { present: false };
+    try {
+      state = await inPage(tabId, 'present', { selector, text });
+    } catch (err) {
+      if (err.code === 'restricted_page') throw err; // anything else: a navigation in progress; look again
+    }
+    if (state.error) throw new TabsightError('bad_request', state.message);
+    const waited = Math.round(performance.now() - started);
+    if (state.present) return { found: selector ? { selector } : { text }, waited_ms: waited };
+    if (waited >= timeoutMs) {
+      throw new TabsightError('timeout', `wait_for timed out after ${timeoutMs} ms: ` +
+        (selector ? `no visible element matches ${selector}` : `the text ${JSON.stringify(text)} is not on the page`));
+    }
+    await sleep(100, signal);
+  }
+}

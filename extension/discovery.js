@@ -1,0 +1,27 @@
+// The `elements.find` method: the elements an annotated screenshot labels
+// (discovery runs in the page: inpage.js `find`).
+
+import { badRequest } from './errors.js';
+import { inPage, restrictedPage } from './inpage-call.js';
+import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
+import { isRestrictedUrl, tabUrl } from './restricted.js';
+
+const TARGETS = ['interactive', 'all_visible', 'custom'];
+
+export async function findElements(params, signal) {
+  const tabId = tabIdParam(params);
+  const target = enumParam(params, 'target', TARGETS, 'interactive');
+  const selector = optionalStringParam(params, 'selector');
+  const max = intParam(params, 'max', 1, 100, 50);
+  if (target === 'custom' && !selector) {
+    throw badRequest('annotation_target "custom" needs annotation_selector, a CSS selector');
+  }
+  const tab = await chrome.tabs.get(tabId);
+  if (isRestrictedUrl(tabUrl(tab))) throw restrictedPage(tab);
+  signal.throwIfAborted();
+  const found = await inPage(tabId, 'find', { target, selector, max });
+  if (found.error === 'invalid_selector') {
+    throw badRequest(`Invalid annotation_selector ${JSON.stringify(selector)}: ${found.message}; check the CSS selector syntax`);
+  }
+  return found;
+}

@@ -1,0 +1,53 @@
+// Calls into the page-side library (inpage.js), injecting it first into a
+// document that does not have it yet.
+
+import { TabsightError } from './errors.js';
+import { isRestrictedUrl, tabUrl } from './restricted.js';
+
+const LIBRARY = 'inpage.js';
+
+// Runs globalThis.__tabsight[method](...args) in the tab's top frame, in the
+// extension's isolated world, and resolves to what it returned.
+export async function inPage(tabId, method, ...args) {
+  const call = () => runInPage(tabId, {
+    func: (name, params) => (globalThis.__tabsight ? { value: globalThis.__tabsight[name](...params) } : null),
+    args: [method, args],
+  });
+  let result = await call();
+  if (result === null) {
+    await runInPage(tabId, { files: [LIBRARY] });
+    result = await call();
+  }
+  return result.value;
+}
+
+// The id of the document the tab shows now, or null if the library has never
+// run in it (so it is not the document any earlier answer was about).
+export async function currentDocument(tabId) {
+  return runInPage(tabId, { func: () => globalThis.__tabsight?.documentId ?? null });
+}
+
+// chrome.scripting.executeScript in the top frame's isolated world, with
+// Chrome's refusals turned into one clear restricted_page error.
+export async function runInPage(tabId, injection) {
+  let results;
+  try {
+    results = await chrome.scripting.executeScript({ target: { tabId }, world: 'ISOLATED', ...injection });
+  } catch (err) {
+    if (!/Cannot access|showing error page|cannot be scripted/i.test(err.message)) throw err;
+    throw restrictedPage(await chrome.tabs.get(tabId));
+  }
+  return results?.[0]?.result ?? null;
+}
+
+// Browser-internal pages (chrome://, the Web Store) and the pages Chrome
+// will not let extensions script though they are not internal (a top-level
+// about:blank, error pages, file: without access).
+export function restrictedPage(tab) {
+  if (isRestrictedUrl(tabUrl(tab))) {
+    return new TabsightError('restricted_page', 'Cannot capture screenshots of browser internal pages');
+  }
+  return new TabsightError('restricted_page',
+    `Cannot read the page at ${tabUrl(tab) || 'this tab'}: the browser does not let extensions script it; ` +
+    'navigate the tab to a web page first');
+}
