@@ -36,19 +36,26 @@
 
   // ---- scopes: the document, open shadow roots, same-origin iframes ----
 
-  // Yields { root, path, offset } for the document and every open shadow root
-  // and same-origin iframe inside it. `path` is the selectors of the hosts
-  // leading there; `offset` maps the scope's viewport to the top one.
-  function* scopes(root = document, path = [], offset = { x: 0, y: 0 }) {
-    yield { root, path, offset };
+  // Yields { root, hosts, offset } for the document and every open shadow
+  // root and same-origin iframe inside it. `hosts` is the chain of
+  // [host element, the root it is in] leading there (its selector is only
+  // worked out for scopes something is found in); `offset` maps the scope's
+  // viewport to the top one.
+  function* scopes(root = document, hosts = [], offset = { x: 0, y: 0 }) {
+    yield { root, hosts, offset };
     for (const host of root.querySelectorAll('*')) {
       if (host.shadowRoot) {
-        yield* scopes(host.shadowRoot, [...path, selectorFor(host, root)], offset);
+        yield* scopes(host.shadowRoot, [...hosts, [host, root]], offset);
       } else if (host.localName === 'iframe' || host.localName === 'frame') {
         const inner = frameDocument(host);
-        if (inner) yield* scopes(inner, [...path, selectorFor(host, root)], frameOffset(host, offset));
+        if (inner) yield* scopes(inner, [...hosts, [host, root]], frameOffset(host, offset));
       }
     }
+  }
+
+  function scopedSelector(element, scope) {
+    return [...scope.hosts.map(([host, root]) => selectorFor(host, root)), selectorFor(element, scope.root)]
+      .join(SCOPE_SEPARATOR);
   }
 
   function frameDocument(frame) {
@@ -109,7 +116,7 @@
     if (target === 'custom') return root.querySelectorAll(custom);
     if (target === 'interactive') return root.querySelectorAll(INTERACTIVE);
     // all_visible: elements with text of their own, a role, or interactivity
-    return [...root.querySelectorAll('body *, :host *')].filter((element) =>
+    return [...root.querySelectorAll('*')].filter((element) =>
       element.matches(INTERACTIVE) || element.hasAttribute('role') ||
       (element.localName === 'img' && element.alt) ||
       [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.data.trim()));
@@ -171,8 +178,8 @@
       page: pageSummary(),
       total_found: ordered.length,
       elements: ordered.slice(0, max).map(({ element, box, scope }) => ({
-        selector: [...scope.path, selectorFor(element, scope.root)].join(SCOPE_SEPARATOR),
-        ...describe(element, scope.root),
+        selector: scopedSelector(element, scope),
+        ...describe(element),
         bounds: roundBox(box),
       })),
     };

@@ -208,8 +208,18 @@ async def test_actions_by_selector_and_point(browser, site):
         many = await client.call_tool("interact", {"action": "click", "selector": "p"})
         assert many.is_error and "matches 4 elements" in many.content[0].text
 
+        # a point: the middle of the submit button, as an annotation reports it
+        _img, data = await annotated(client)
+        (button,) = [a["bounds"] for a in data["annotations"] if a["name"] == "Sign up"]
+        x, y = button["x"] + button["width"] / 2, button["y"] + button["height"] / 2
+        pressed = payload(await client.call_tool("interact", {"action": "click", "x": x, "y": y}))
+        assert pressed["navigated"] and pressed["title"] == "Welcome" and pressed["target"] is None
+        pressed_key = await client.call_tool("interact", {"action": "press", "key": "Hyper+K"})
+        assert pressed_key.is_error and "unknown modifier Hyper" in pressed_key.content[0].text
+
         await goto(client, site.url("/tall?h=3000"))
         scrolled = payload(await client.call_tool("interact", {"action": "scroll", "delta_y": 1000}))
         assert scrolled["did"] == "scrolled by (0, 1000)"
-        shot = payload(await client.call_tool("observe", {"what": "page"}))
-        assert shot["url"].endswith("/tall?h=3000")
+        shot = await client.call_tool("screenshot", {"format": "png"})
+        top = Image.open(io.BytesIO(base64.b64decode(shot.content[0].data))).convert("RGB").getpixel((640, 0))
+        assert abs(top[0] - 255 * (1 - 1000 / 3000)) < 20, top  # the gradient as it is 1000 px down
