@@ -25,7 +25,7 @@ selects with an aria-label, every one with an id. One run measures:
   on the same page and Chromium (after one `browser_navigate`), with the
   number of button/link/textbox/combobox refs in its answer.
 
-Warm-up calls (3 each, which include the browser's start) are not counted.
+Warm-up calls (5 each, which include the browser's start) are not counted.
 TABSIGHT_RUNTIME_DIR is a fresh 0700 folder for the whole run, so the bench
 never meets a user's browser; the in-process part runs first and waits for
 its browser to end before `tabsight mcp` starts its own.
@@ -63,7 +63,8 @@ from common import CHROMIUM, percentile, playwright_server, serve, tabsight_serv
 
 PLAYWRIGHT_MCP = Path("/tmp/peers/node_modules/@playwright/mcp/cli.js")
 VIEWPORT_WIDTH = 1280
-WARMUP = 3
+#: uncounted calls first: the first finds in a new page run ~2-5x slower (cold JIT)
+WARMUP = 5
 ELEMENTS = 100
 #: the in-process browser's link: as observe asks it
 FIND = {"target": "interactive", "max": ELEMENTS}
@@ -214,12 +215,16 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
             await capture()
         shots = [await timed(capture) for _ in range(calls)]
         raw = base64.b64decode(shots[-1][1]["tiles"][0]["data"])
-        results[CAPTURE_ROW] = {**stats([ms for ms, _ in shots]), "calls": calls, "image_bytes": len(raw)}
+        methods = [shot["method"] for _, shot in shots]  # visible_tab at most 2 a second, else cdp
+        results[CAPTURE_ROW] = {
+            **stats([ms for ms, _ in shots]), "calls": calls, "image_bytes": len(raw),
+            "methods": {method: methods.count(method) for method in sorted(set(methods))},
+        }
     finally:
         await browsers.aclose()
 
     annotations = [{"label": n, **element} for n, element in enumerate(found["elements"], 1)]
-    draws, encodes, sizes, displaced = [], [], [], 0
+    draws, encodes, sizes = [], [], []
     for i in range(WARMUP + calls):
         t0 = time.perf_counter()
         img, badges = annotate.draw(raw, annotations, VIEWPORT_WIDTH)
@@ -231,8 +236,7 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
             draws.append((t1 - t0) * 1000)
             encodes.append((t2 - t1) * 1000)
             sizes.append(out.tell())
-    far = [b for b, a in zip(badges, annotations) if not _badge_near(b.box, a["bounds"])]
-    displaced = len(far)
+    displaced = sum(not _badge_near(b.box, a["bounds"]) for b, a in zip(badges, annotations))
     results[DRAWING] = {
         **stats(draws), "calls": calls, "annotations": len(annotations), "image": f"{img.width}x{img.height}",
         "badges_displaced": displaced, "note": "includes decoding the capture",
@@ -349,6 +353,8 @@ def table(results: dict[str, dict]) -> str:
             size = f"{r['answer_kB']} kB JSON"
         elif "image_bytes" in r:
             size = f"{r['image_bytes'] / 1000:.0f} kB JPEG"
+            if "methods" in r:
+                size += " (" + ", ".join(f"{m} x{n}" for m, n in r["methods"].items()) + ")"
         else:
             size = f"{r.get('annotations', '')} marks, {r.get('badges_displaced', 0)} displaced"
         lines.append(f"| {name} | {r['p50_ms']} | {r['p90_ms']} | {verdict} | {failures} | {size} |")
