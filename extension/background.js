@@ -7,6 +7,7 @@ import { ensureConnected, sendEvent, serve } from './native.js';
 import { pageInfo } from './page.js';
 import { captureUrl } from './owned.js';
 import { listTabs, navigateTab } from './tabs.js';
+import { startTelemetry } from './telemetry.js';
 import { setViewport } from './viewport.js';
 
 const RECONNECT_ALARM = 'tabsight-reconnect';
@@ -28,6 +29,8 @@ const methods = {
 // At top level so it runs whenever the worker starts: install, browser
 // start, and every wake. An open native port then keeps the worker alive.
 serve(methods);
+// Listeners registered at top level too: they are what wakes the worker.
+startTelemetry();
 
 // Chrome only starts the worker at browser start or install if one of these
 // events has a listener; the connect itself is the top-level call above.

@@ -23,7 +23,7 @@ def session(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     ("tool", "arguments", "expected"),
     [
-        ("observe", {"what": "everything"}, ["'what'", "'everything'", "'page' or 'tabs'"]),
+        ("observe", {"what": "everything"}, ["'what'", "'everything'", "'vitals' or 'alerts'"]),
         ("observe", {}, ["missing required argument 'what'"]),
         ("screenshot", {"format": "gif"}, ["'format'", "'gif'", "'webp', 'png' or 'jpeg'"]),
         ("screenshot", {"quality": 0}, ["'quality'", "0", "1 to 100"]),
@@ -32,7 +32,7 @@ def session(tmp_path, monkeypatch):
         ("interact", {"action": "navigate", "url": "not a url"}, ["'url'", "absolute http"]),
         ("interact", {"action": "navigate", "url": "http://x", "timeout": 5}, ["'timeout'", "1000 to 120000"]),
         ("interact", {"action": "fly", "url": "http://x"}, ["'action'", "'navigate'"]),
-        ("configure", {"action": "track"}, ["missing required argument 'tab_id'"]),
+        ("configure", {"action": "track"}, ["action 'track' needs 'tab_id'"]),
         ("nonsense", {}, ["Unknown tool 'nonsense'", "observe"]),
     ],
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import json
 import sys
 from pathlib import Path
 
@@ -54,6 +55,38 @@ def _shot(args: argparse.Namespace) -> int:
     return asyncio.run(run())
 
 
+def _ci_result(args: argparse.Namespace) -> int:
+    """Send a CI run's result to every running browser's host: it becomes an alert for their sessions."""
+    from .front.discovery import connect_all
+
+    raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+    try:
+        result = json.loads(raw)
+    except ValueError as exc:
+        print(f"tabsight ci-result: {args.file} is not JSON ({exc})", file=sys.stderr)
+        return 2
+    if not isinstance(result, dict) or "status" not in result:
+        print('tabsight ci-result: expected a JSON object with "status" (and "name", "summary", "url")', file=sys.stderr)
+        return 2
+
+    async def send() -> int:
+        links = await connect_all("ci-result")
+        try:
+            for link in links:
+                await link.request("host.ci_result", result, timeout=5)
+        finally:
+            for link in links:
+                await link.close()
+        return len(links)
+
+    sent = asyncio.run(send())
+    if not sent:
+        print("tabsight ci-result: no browser with tabsight is running; nothing was sent", file=sys.stderr)
+        return 1
+    print(f"sent to {sent} browser{'s' if sent > 1 else ''}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0].startswith("chrome-extension://"):
@@ -81,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("install", help="register the native host with every Chromium-family browser found")
     commands.add_parser("uninstall", help="remove everything `tabsight install` wrote")
     commands.add_parser("doctor", help="check each link of the chain and say how to fix a broken one")
+    ci = commands.add_parser("ci-result", help="report a CI run to the running browsers' sessions as an alert")
+    ci.add_argument("file", help='JSON file ("-" for stdin): {"status": "passed"|"failed", "name", "summary", "url"}')
     args = parser.parse_args(argv)
 
     if args.command == "mcp":
@@ -89,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         return run()
     if args.command == "shot":
         return _shot(args)
+    if args.command == "ci-result":
+        return _ci_result(args)
     if args.command == "host":
         from .host import run
 

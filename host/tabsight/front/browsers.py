@@ -17,9 +17,10 @@ import logging
 import os
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from .. import __version__
 from ..paths import extension_dir, runtime_dir
@@ -91,6 +92,8 @@ class Browsers:
         self._lost_at = 0.0
         self._launched: embedded.EmbeddedBrowser | None = None
         self._lock = asyncio.Lock()
+        #: gets the events (alerts) of the session's browser, whichever it is
+        self.on_event: Callable[[str, dict[str, Any]], None] | None = None
 
     # -- the link ----------------------------------------------------------
 
@@ -111,7 +114,7 @@ class Browsers:
             except BrowserError:
                 await link.close()
                 raise
-            self._link = link
+            self._adopt(link)
             self._last_profile = link.profile_id
             return link
 
@@ -230,7 +233,11 @@ class Browsers:
             if self._link is not link:
                 if self._link:
                     await self._link.close()
-                self._link = link
+                self._adopt(link)
+
+    def _adopt(self, link: HostLink) -> None:
+        self._link = link
+        link.on_event = self.on_event
 
     # -- shutdown ------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ class HostLink:
         self.path = path
         self._ids = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: called with (event, data) for each event the host sends (alerts)
+        self.on_event: Callable[[str, dict[str, Any]], None] | None = None
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
@@ -103,6 +106,10 @@ class HostLink:
                 frame = await self._channel.receive()
                 if frame is None:
                     break
+                if isinstance(frame, frames.Event):
+                    if self.on_event:
+                        self.on_event(frame.event, frame.data)
+                    continue
                 if isinstance(frame, (frames.Response, frames.Error)) and frame.id in self._waiting:
                     future = self._waiting[frame.id]
                     if future.done():

@@ -6,22 +6,36 @@ browser; the browser is found (or started) on the first tool call.
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
+import warnings
 
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.server.subscriptions import ListenHandler
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from mcp_types import INVALID_PARAMS
 
 from .. import __version__
 from ..tools import TOOLS
-from .session import Session
+from .session import ALERTS_URI, Session
 
 INSTRUCTIONS = (
-    "tabsight shows you a real browser. observe({what:'page'}) describes the tracked tab, "
-    "observe({what:'tabs'}) lists tabs, screenshot() returns an image of the tracked tab, "
-    "interact({action:'navigate', url}) loads a page, configure({action:'track', tab_id}) switches tabs."
+    "tabsight shows you a real browser. observe({what:'page'}) describes the tracked tab (annotate_screenshot "
+    "numbers its elements for interact({label})); observe errors/logs/network/vitals reads its telemetry; "
+    "screenshot() captures it or any url; interact acts on it; configure tracks a tab or streams alerts. "
+    "Alerts (errors, failed requests, regressions) ride on observe answers as _alerts."
+)
+
+
+ALERTS_RESOURCE = types.Resource(
+    uri=ALERTS_URI,
+    name="alerts",
+    description="Alerts streamed to this session (configure streaming); 2026-07-28 clients listen for its updates.",
+    mime_type="application/json",
 )
 
 
@@ -30,15 +44,38 @@ def build_server(session: Session) -> Server:
         return types.ListToolsResult(tools=[tool.definition() for tool in TOOLS.values()])
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        session.client = ctx.session  # where streamed alerts go from now on
         return await session.call(params.name, params.arguments)
 
-    return Server(
-        "tabsight",
-        version=__version__,
-        instructions=INSTRUCTIONS,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-    )
+    async def list_resources(ctx, params) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[ALERTS_RESOURCE])
+
+    async def read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        if str(params.uri) != ALERTS_URI:
+            raise MCPError(INVALID_PARAMS, f"Unknown resource {params.uri}; the one resource is {ALERTS_URI}")
+        text = json.dumps({"alerts": list(session.pushed)}, separators=(",", ":"))
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=ALERTS_URI, mime_type="application/json", text=text)]
+        )
+
+    async def set_logging_level(ctx, params: types.SetLevelRequestParams) -> types.EmptyResult:
+        session.log_level = params.level
+        return types.EmptyResult()
+
+    with warnings.catch_warnings():
+        # logging is deprecated on 2026-07-28, and still how handshake-era clients get pushed alerts
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        return Server(
+            "tabsight",
+            version=__version__,
+            instructions=INSTRUCTIONS,
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_list_resources=list_resources,
+            on_read_resource=read_resource,
+            on_subscriptions_listen=ListenHandler(session.bus),
+            on_set_logging_level=set_logging_level,
+        )
 
 
 async def serve_stdio() -> None:

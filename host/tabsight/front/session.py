@@ -6,15 +6,21 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import mcp_types as types
+from mcp.server.session import ServerSession
+from mcp.server.subscriptions import InMemorySubscriptionBus, ResourceUpdated
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..tools import TOOLS
 from ..tools.base import ToolError
 from .browsers import Browsers
 from .link import BrowserError, HostLink
+from .streaming import AlertInbox, Streamer
 
 log = logging.getLogger("tabsight.front")
 
@@ -50,11 +56,47 @@ class Label:
         return self.annotation.selectors[self.number - 1]
 
 
+#: the resource a 2026-07-28 client listens to for streamed alerts
+ALERTS_URI = "tabsight://alerts"
+LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
 class Session:
     def __init__(self, browsers: Browsers | None = None) -> None:
         self.id = uuid.uuid4().hex[:8]
         self.browsers = browsers or Browsers(self.id)
+        self.browsers.on_event = self._on_browser_event
         self.annotation: Annotation | None = None
+        self.inbox = AlertInbox()
+        self.stream = Streamer(self._push)
+        #: the MCP connection, as the latest tool call saw it: where pushed alerts go
+        self.client: ServerSession | None = None
+        #: the lowest level a handshake-era client asked for (logging/setLevel)
+        self.log_level = "debug"
+        #: alerts pushed to a 2026-07-28 client: the content of ALERTS_URI
+        self.pushed: deque[dict[str, Any]] = deque(maxlen=100)
+        self.bus = InMemorySubscriptionBus()
+
+    def _on_browser_event(self, event: str, data: dict[str, Any]) -> None:
+        if event == "alert":
+            self.inbox.add(data)
+            self.stream.offer(data)
+
+    async def _push(self, data: dict[str, Any]) -> None:
+        """One streamed notification: notifications/message while the protocol has
+        logging, else an update of the alerts resource (2026-07-28)."""
+        client = self.client
+        if client is None:
+            return
+        try:
+            if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                self.pushed.append(data)
+                await self.bus.publish(ResourceUpdated(uri=ALERTS_URI))
+            elif LOG_LEVELS.index(data["severity"]) >= LOG_LEVELS.index(self.log_level):
+                params = types.LoggingMessageNotificationParams(level=data["severity"], data=data, logger="tabsight")
+                await client.send_notification(types.LoggingMessageNotification(params=params))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
+            log.debug("client gone: alert not pushed")
 
     def remember_annotation(self, link: HostLink, tab_id: int, page: dict[str, Any], selectors: list[str]) -> None:
         self.annotation = Annotation(link.hello.host_id, tab_id, page["document"], page["url"], selectors)
@@ -156,6 +198,7 @@ class Session:
                 await link.close()
 
     async def aclose(self) -> None:
+        await self.stream.aclose()
         await self.browsers.aclose()
 
 

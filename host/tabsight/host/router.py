@@ -21,12 +21,16 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
 
 from .. import PROTOCOL_VERSION, __version__
 from ..protocol import frames
 from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
 from .peercred import peer_uid
+from .telemetry import Alert, Telemetry
 
 log = logging.getLogger("tabsight.host")
 
@@ -41,6 +45,14 @@ class FrontConnection:
     session: str = ""
     #: this front's request id -> the id the extension sees
     in_flight: dict[str, str] = field(default_factory=dict)
+
+
+class TelemetryQuery(BaseModel):
+    what: Literal["errors", "logs", "network", "vitals"]
+    tab_id: int | None = None
+    url: str | None = Field(default=None, max_length=2048)
+    since: int = Field(default=0, ge=0)
+    limit: int = Field(default=20, ge=1, le=200)
 
 
 @dataclass
@@ -78,6 +90,7 @@ class Host:
         self.fronts: set[FrontConnection] = set()
         self.pending: dict[str, Pending] = {}
         self.last_active = time.time()
+        self.telemetry = Telemetry(on_alert=self._broadcast_alert)
         self._front_numbers = itertools.count(1)
         self._request_numbers = itertools.count(1)
         self._idle_timer: asyncio.TimerHandle | None = None
@@ -142,10 +155,27 @@ class Host:
             elif isinstance(frame, frames.Event):
                 if frame.event == "activity":
                     self.last_active = time.time()
+                elif frame.event == "telemetry":
+                    self._on_telemetry(frame.data)
             elif isinstance(frame, frames.Hello):
                 self._on_extension_hello(frame)
             elif isinstance(frame, frames.Request):
                 await self.extension.send(frames.error(frame.id, "bad_request", "the host takes no requests"))
+
+    def _on_telemetry(self, data: dict) -> None:
+        tab_id = data.get("tab_id")
+        reports = data.get("events")
+        if not isinstance(tab_id, int) or not isinstance(reports, list):
+            return
+        for report in reports:
+            if isinstance(report, dict):
+                self.telemetry.ingest(tab_id, report)
+
+    def _broadcast_alert(self, alert: Alert) -> None:
+        """Every connected front gets every alert; each session filters and delivers its own."""
+        event = frames.Event(event="alert", data=alert.wire())
+        for front in self.fronts:
+            front.channel.post(event)
 
     def _deliver(self, frame: frames.Response | frames.Error) -> None:
         pending = self.pending.pop(frame.id, None) if frame.id is not None else None
@@ -232,10 +262,12 @@ class Host:
         )
 
     async def _on_front_request(self, front: FrontConnection, request: frames.Request) -> None:
-        if request.method == "host.status":
-            status = self.hello().model_dump(mode="json", exclude_none=True)
-            status["fronts"] = len(self.fronts)
-            front.channel.post(frames.Response(id=request.id, result=status))
+        own = self._own_methods.get(request.method)
+        if own is not None:
+            try:
+                front.channel.post(frames.Response(id=request.id, result=own(self, request.params)))
+            except ValueError as exc:
+                front.channel.post(frames.error(request.id, "bad_request", str(exc)))
             return
         if request.id in front.in_flight:
             front.channel.post(frames.error(request.id, "bad_request", f"request id {request.id!r} is already in flight"))
@@ -251,6 +283,23 @@ class Host:
         timer = asyncio.get_running_loop().call_later(timeout, self._expire, global_id)
         self.pending[global_id] = Pending(front, request.id, timer)
         front.in_flight[request.id] = global_id
+
+    # -- methods the host answers itself -----------------------------------
+
+    def _status(self, params: dict) -> dict:
+        status = self.hello().model_dump(mode="json", exclude_none=True)
+        status["fronts"] = len(self.fronts)
+        status["telemetry"] = {"tabs": len(self.telemetry.tabs), "dropped": self.telemetry.dropped}
+        return status
+
+    def _query_telemetry(self, params: dict) -> dict:
+        query = TelemetryQuery.model_validate(params)
+        return self.telemetry.query(query.what, query.tab_id, query.url, query.since, query.limit)
+
+    def _ci_result(self, params: dict) -> dict:
+        return {"alert": self.telemetry.ci_result(params).wire(), "fronts": len(self.fronts)}
+
+    _own_methods = {"host.status": _status, "telemetry.query": _query_telemetry, "host.ci_result": _ci_result}
 
     def _expire(self, global_id: str) -> None:
         pending = self.pending.pop(global_id, None)

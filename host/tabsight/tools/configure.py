@@ -1,25 +1,53 @@
-"""configure: session settings (which tab this session tracks)."""
+"""configure: session settings: which tab this session tracks, and alert streaming."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
+from ..front.streaming import EventFilter, StreamConfig
 from .base import Params, Tool, ToolError, text
 
 
 class ConfigureParams(Params):
-    action: Literal["track"] = Field(description="track: choose the tab (and browser) this session works on.")
-    tab_id: int = Field(description="The tab to track, as listed by observe({what:'tabs'}).")
+    action: Literal["track", "streaming"] = Field(
+        description="track: choose the tab (and browser) this session works on. streaming: push alerts to this "
+        "session as they happen (MCP notifications), within a throttle."
+    )
+    tab_id: int | None = Field(default=None, description="track: the tab, as listed by observe({what:'tabs'}).")
     browser: str | None = Field(
         default=None,
-        description="The browser's id from observe({what:'tabs'}); needed only when several browsers are "
+        description="track: the browser's id from observe({what:'tabs'}); needed only when several browsers are "
         "connected and the tab id is ambiguous.",
     )
+    streaming_action: Literal["enable", "disable", "status"] | None = Field(
+        default=None, description="streaming: enable (with the settings below), disable (clears pending), status."
+    )
+    events: list[EventFilter] = Field(
+        default=["all"],
+        min_length=1,
+        description="streaming: alert categories to push. errors also covers error spikes (anomaly); performance "
+        "also covers regressions.",
+    )
+    throttle_seconds: int = Field(default=5, ge=1, le=60, description="streaming: at most one notification per this.")
+    url_filter: str = Field(
+        default="", max_length=2048, description="streaming: network and performance alerts only for URLs containing this."
+    )
+    severity_min: Literal["info", "warning", "error"] = Field(default="warning", description="streaming: lowest severity.")
+
+    @model_validator(mode="after")
+    def _needs(self) -> ConfigureParams:
+        if self.action == "track" and self.tab_id is None:
+            raise ValueError("action 'track' needs 'tab_id'")
+        if self.action == "streaming" and self.streaming_action is None:
+            raise ValueError("action 'streaming' needs 'streaming_action': enable, disable or status")
+        return self
 
 
 async def configure(session, params: ConfigureParams):
+    if params.action == "streaming":
+        return [text(await _streaming(session, params))]
     tab = await session.find_tab(params.tab_id, params.browser)
     if tab is None:
         raise ToolError(
@@ -30,9 +58,28 @@ async def configure(session, params: ConfigureParams):
     return [text({"tracked": tab})]
 
 
+async def _streaming(session, params: ConfigureParams) -> dict:
+    stream = session.stream
+    if params.streaming_action == "disable":
+        return {"status": "disabled", "pending_cleared": stream.disable()}
+    if params.streaming_action == "status":
+        return stream.status()
+    await session.browsers.link()  # alerts flow from the session's browser once it is connected
+    stream.enable(
+        StreamConfig(
+            events=tuple(dict.fromkeys(params.events)),
+            throttle_seconds=params.throttle_seconds,
+            url_filter=params.url_filter,
+            severity_min=params.severity_min,
+        )
+    )
+    return {"status": "enabled", "config": stream.status()["config"]}
+
+
 TOOL = Tool(
     name="configure",
-    description="Session settings. action=track chooses the tab (and browser) this session observes and acts on.",
+    description="Session settings. action=track chooses the tab (and browser) this session observes and acts on; "
+    "action=streaming enables, disables or reports pushed alert notifications.",
     params=ConfigureParams,
     handler=configure,
 )

@@ -1,4 +1,10 @@
-"""observe: look at the browser (the page's state, an annotated screenshot, the tabs)."""
+"""observe: look at the browser: the page's state, an annotated screenshot, the
+tabs, the page's telemetry (errors, logs, network, vitals) and pending alerts.
+
+Every answer but what=alerts ends with the session's pending alerts, if
+any, as an ``_alerts`` block (drained there): the passive channel every MCP
+client sees.
+"""
 
 from __future__ import annotations
 
@@ -16,13 +22,25 @@ CAPTURE_QUALITY = 90
 ANNOTATED_QUALITY = 80
 
 
+TELEMETRY = ("errors", "logs", "network", "vitals")
+
+
 class ObserveParams(Params):
-    what: Literal["page", "tabs"] = Field(
+    what: Literal["page", "tabs", "errors", "logs", "network", "vitals", "alerts"] = Field(
         description="page: url, title, viewport, device pixel ratio, readyState, headings, forms and the "
         "interactive-element count of the tracked tab. tabs: the connected browsers and their tabs, "
-        "and which tab is tracked."
+        "and which tab is tracked. errors: console errors, uncaught exceptions, unhandled rejections. logs: "
+        "console errors and warnings. network: failed and 4xx/5xx requests. vitals: LCP, CLS, INP, FCP, TTFB "
+        "per page load. alerts: the pending alerts (drained)."
     )
-    tab_id: int | None = Field(default=None, description="Look at this tab instead of the tracked one (what=page).")
+    tab_id: int | None = Field(default=None, description="Look at this tab instead of the tracked one.")
+    since: int = Field(
+        default=0, ge=0, description="errors/logs/network/vitals: only what came after this cursor (from a previous answer)."
+    )
+    limit: int = Field(default=20, ge=1, le=200, description="errors/logs/network/vitals: at most this many, newest.")
+    url: str | None = Field(
+        default=None, min_length=1, max_length=2048, description="errors/logs/network/vitals: URL contains this."
+    )
     annotate_screenshot: bool = Field(
         default=False,
         description="what=page: a screenshot with a numbered box on every element of the viewport, plus a map "
@@ -48,9 +66,21 @@ class ObserveParams(Params):
 
 
 async def observe(session, params: ObserveParams):
+    if params.what == "alerts":
+        block = session.inbox.drain() or {"_alerts": []}
+        return [text({"alerts": block["_alerts"], **({"dropped": block["_alerts_dropped"]} if "_alerts_dropped" in block else {})})]
+    content = await _look(session, params)
+    alerts = session.inbox.drain()
+    return content + [text(alerts)] if alerts else content
+
+
+async def _look(session, params: ObserveParams):
     if params.what == "tabs":
         return [text(await session.describe_tabs())]
     link, tab_id = await session.browsers.tab(params.tab_id)
+    if params.what in TELEMETRY:
+        query = {"what": params.what, "tab_id": tab_id, "since": params.since, "limit": params.limit, "url": params.url}
+        return [text({"what": params.what, "tab_id": tab_id, **await link.request("telemetry.query", query, timeout=5)})]
     if not params.annotate_screenshot:
         info = await link.request("page.info", {"tab_id": tab_id}, timeout=10)
         return [text({"tab_id": tab_id, **info})]
@@ -84,7 +114,9 @@ async def observe(session, params: ObserveParams):
 TOOL = Tool(
     name="observe",
     description="Look at the browser: the tracked page's state (what=page; with annotate_screenshot, a screenshot "
-    "whose interactive elements carry numbers that interact({label}) accepts) or the open tabs (what=tabs).",
+    "whose interactive elements carry numbers that interact({label}) accepts), the open tabs (what=tabs), the "
+    "page's errors, logs, failed requests and Web Vitals (pass the answer's cursor as since for only what is new), "
+    "or pending alerts. Pending alerts also ride on every answer as _alerts.",
     params=ObserveParams,
     handler=observe,
     read_only=True,

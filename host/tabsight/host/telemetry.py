@@ -1,0 +1,350 @@
+"""Browser telemetry in the host: bounded buffers per tab, queries, and alerts.
+
+The extension reports console messages, uncaught exceptions and rejections,
+failed and 4xx/5xx requests, and Web Vitals for every tab, whether or not
+any MCP client is connected. Each report is validated, redacted (redact.py)
+and numbered here, then kept in ring buffers of fixed size per tab, for at
+most MAX_TABS tabs: a page logging a thousand errors a second costs the host
+a bounded amount of memory.
+
+Alerts are what deserves an agent's attention: every error, an error spike
+(3x the rolling average), a 5xx or a failed request, a Web Vital over its
+budget or regressed against the URL's baseline, a CI result. They are handed
+to the router, which sends them to every connected front.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .. import redact
+
+MAX_TABS = 50
+LOG_BUFFER = 300
+NETWORK_BUFFER = 300
+VITALS_BUFFER = 20
+MAX_TEXT = 2000
+MAX_STACK = 4000
+
+#: Web Vitals budgets: Google's "poor" thresholds (ms, CLS unitless)
+BUDGETS = {"lcp": 4000, "fcp": 3000, "inp": 500, "ttfb": 1800, "cls": 0.25}
+#: a regression is at least 2x the baseline and at least this much worse
+REGRESSION_FLOOR = {"lcp": 100, "fcp": 100, "inp": 50, "ttfb": 100, "cls": 0.05}
+BASELINE_SAMPLES = 5
+
+SPIKE_BUCKET = 10.0  # seconds
+SPIKE_HISTORY = 6  # buckets in the rolling average
+SPIKE_FACTOR = 3
+SPIKE_MINIMUM = 5
+
+Severity = Literal["info", "warning", "error"]
+
+
+# -- reports as the extension sends them -------------------------------------
+
+
+class Source(BaseModel):
+    url: str = Field(default="", max_length=4096)
+    line: int | None = None
+    column: int | None = None
+
+
+class Report(BaseModel):
+    """One telemetry report from the extension; anything larger is cut, not refused."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: Literal["console", "exception", "rejection", "network", "vitals", "dropped", "navigation", "tab_closed"]
+    url: str = Field(default="", max_length=8192)
+    level: Literal["error", "warn", "info", "log", "debug"] = "error"
+    text: str = ""
+    stack: str = ""
+    source: Source | None = None
+    method: str = Field(default="", max_length=16)
+    status: int | None = None
+    error: str = Field(default="", max_length=200)
+    resource_type: str = Field(default="", max_length=40)
+    duration_ms: float | None = None
+    navigation: str = Field(default="", max_length=100)
+    values: dict[str, float] = {}
+    count: int = 0
+
+
+@dataclass
+class Alert:
+    category: str
+    severity: Severity
+    title: str
+    detail: str = ""
+    url: str = ""
+    tab_id: int | None = None
+    source: str = "browser"
+    timestamp: str = field(default_factory=lambda: _iso(time.time()))
+
+    def wire(self) -> dict[str, Any]:
+        """As sessions get it: url and tab_id only when the alert has them."""
+        return {k: v for k, v in asdict(self).items() if not (k in ("url", "tab_id") and v in ("", None))}
+
+
+@dataclass
+class TabBuffers:
+    logs: deque = field(default_factory=lambda: deque(maxlen=LOG_BUFFER))
+    network: deque = field(default_factory=lambda: deque(maxlen=NETWORK_BUFFER))
+    #: navigation id -> the latest vitals of that page load
+    vitals: OrderedDict = field(default_factory=OrderedDict)
+
+
+class Telemetry:
+    def __init__(self, on_alert: Callable[[Alert], None], clock: Callable[[], float] = time.time) -> None:
+        self.on_alert = on_alert
+        self.clock = clock
+        self.tabs: OrderedDict[int, TabBuffers] = OrderedDict()
+        self._seq = itertools.count(1)
+        self.last_seq = 0
+        self.dropped = 0
+        self._spike = SpikeDetector()
+        #: url without query -> metric -> values of past page loads
+        self._baselines: dict[str, dict[str, deque]] = {}
+        self._alerted: set[tuple[str, str, str]] = set()  # (navigation, metric, kind)
+
+    # -- intake ----------------------------------------------------------------
+
+    def ingest(self, tab_id: int, raw: dict[str, Any]) -> None:
+        """One report from the extension: validated, redacted, stored, checked for alerts."""
+        try:
+            report = Report.model_validate(raw)
+        except ValidationError:
+            self.dropped += 1
+            return
+        now = self.clock()
+        if report.type == "tab_closed":
+            self.tabs.pop(tab_id, None)
+            return
+        if report.type == "navigation":
+            return
+        if report.type == "dropped":
+            self.dropped += report.count
+            return
+        buffers = self._buffers(tab_id)
+        seq = next(self._seq)
+        self.last_seq = seq
+        record: dict[str, Any] = {"seq": seq, "time": now, "tab_id": tab_id, "url": redact.url(report.url)}
+        if report.type in ("console", "exception", "rejection"):
+            record.update(
+                kind=report.type,
+                level="error" if report.type != "console" else report.level,
+                text=redact.text(report.text[:MAX_TEXT]),
+            )
+            if report.stack:
+                record["stack"] = redact.text(report.stack[:MAX_STACK])
+            if report.source and report.source.url:
+                record["source"] = _location(report.source)
+            buffers.logs.append(record)
+            if record["level"] == "error":
+                self._error_alerts(record, now)
+        elif report.type == "network":
+            record.update(method=report.method.upper(), resource_type=report.resource_type)
+            if report.status is not None:
+                record["status"] = report.status
+            if report.error:
+                record["error"] = report.error
+            if report.duration_ms is not None:
+                record["duration_ms"] = round(report.duration_ms)
+            buffers.network.append(record)
+            self._network_alerts(record)
+        elif report.type == "vitals":
+            values = {k: v for k, v in report.values.items() if k in BUDGETS and v >= 0}
+            previous = buffers.vitals.get(report.navigation)
+            if previous is None:
+                self._finish_page_loads(buffers)
+            record.update(navigation=report.navigation, values=values)
+            buffers.vitals[report.navigation] = record
+            buffers.vitals.move_to_end(report.navigation)
+            while len(buffers.vitals) > VITALS_BUFFER:
+                buffers.vitals.popitem(last=False)
+            self._vitals_alerts(record)
+
+    def _buffers(self, tab_id: int) -> TabBuffers:
+        buffers = self.tabs.get(tab_id)
+        if buffers is None:
+            buffers = self.tabs[tab_id] = TabBuffers()
+            while len(self.tabs) > MAX_TABS:
+                self.tabs.popitem(last=False)
+        self.tabs.move_to_end(tab_id)
+        return buffers
+
+    # -- alerts ----------------------------------------------------------------
+
+    def _error_alerts(self, record: dict[str, Any], now: float) -> None:
+        kind = {"exception": "Uncaught exception", "rejection": "Unhandled rejection"}.get(record["kind"], "Console error")
+        detail = record.get("source", "")
+        if record.get("stack"):
+            detail = (detail + "\n" if detail else "") + "\n".join(record["stack"].splitlines()[:3])
+        self.on_alert(
+            Alert("errors", "error", f"{kind}: {record['text'][:160]}", detail, record["url"], record["tab_id"])
+        )
+        spike = self._spike.add(now)
+        if spike:
+            count, average = spike
+            self.on_alert(
+                Alert(
+                    "anomaly", "warning", f"Error spike: {count} errors in {SPIKE_BUCKET:g} s",
+                    f"{SPIKE_FACTOR}x or more the rolling average of {average:.1f} per {SPIKE_BUCKET:g} s",
+                    record["url"], record["tab_id"], source="detector",
+                )
+            )
+
+    def _network_alerts(self, record: dict[str, Any]) -> None:
+        target = f"{record['method']} {_short(record['url'])}"
+        if record.get("status", 0) >= 500:
+            title = f"Server error: {target} -> {record['status']}"
+        elif record.get("error"):
+            title = f"Request failed: {target} ({record['error']})"
+        else:
+            return  # a 4xx is in observe network, not an alert
+        self.on_alert(Alert("network_errors", "error", title, record.get("resource_type", ""), record["url"], record["tab_id"]))
+
+    def _vitals_alerts(self, record: dict[str, Any]) -> None:
+        page = _page(record["url"])
+        for metric, value in record["values"].items():
+            shown = _metric(metric, value)
+            if value > BUDGETS[metric] and self._once(record["navigation"], metric, "budget"):
+                self.on_alert(
+                    Alert("performance", "warning", f"{metric.upper()} {shown} over the {_metric(metric, BUDGETS[metric])} "
+                          f"budget on {_short(record['url'])}", url=record["url"], tab_id=record["tab_id"], source="detector")
+                )
+            past = self._baselines.get(page, {}).get(metric)
+            if not past:
+                continue
+            baseline = statistics.median(past)
+            if value >= 2 * baseline and value - baseline >= REGRESSION_FLOOR[metric] and self._once(
+                record["navigation"], metric, "regression"
+            ):
+                self.on_alert(
+                    Alert("regression", "warning", f"{metric.upper()} regressed on {_short(record['url'])}: {shown} "
+                          f"vs a baseline of {_metric(metric, baseline)}", f"median of the last {len(past)} loads",
+                          record["url"], record["tab_id"], source="detector")
+                )
+
+    def _finish_page_loads(self, buffers: TabBuffers) -> None:
+        """A new page load began in this tab: the earlier ones' last values join their URL's baseline."""
+        for navigation, record in list(buffers.vitals.items()):
+            if record.get("final"):
+                continue
+            record["final"] = True
+            metrics = self._baselines.setdefault(_page(record["url"]), {})
+            for metric, value in record["values"].items():
+                metrics.setdefault(metric, deque(maxlen=BASELINE_SAMPLES)).append(value)
+
+    def _once(self, navigation: str, metric: str, kind: str) -> bool:
+        key = (navigation, metric, kind)
+        if key in self._alerted:
+            return False
+        if len(self._alerted) > 10_000:
+            self._alerted.clear()
+        self._alerted.add(key)
+        return True
+
+    def ci_result(self, result: dict[str, Any]) -> Alert:
+        """A CI run's outcome (``tabsight ci-result``) as an alert."""
+        status = str(result.get("status", "unknown"))[:40]
+        failed = status.lower() in ("fail", "failed", "failure", "error", "errored", "red")
+        name = redact.text(str(result.get("name", "CI"))[:100])
+        detail = redact.text(str(result.get("summary", ""))[:MAX_TEXT])
+        alert = Alert("ci", "error" if failed else "info", f"{name}: {status}", detail,
+                      redact.url(str(result.get("url", ""))[:4096]), source="ci")
+        self.on_alert(alert)
+        return alert
+
+    # -- queries -------------------------------------------------------------
+
+    def query(self, what: str, tab_id: int | None, url: str | None, since: int, limit: int) -> dict[str, Any]:
+        """The newest ``limit`` records of a kind after cursor ``since``, oldest first."""
+        if tab_id is None:
+            tabs = list(self.tabs.values())
+        else:
+            tabs = [self.tabs[tab_id]] if tab_id in self.tabs else []
+        if what == "vitals":
+            records = [r for buffers in tabs for r in buffers.vitals.values()]
+        else:
+            records = [r for buffers in tabs for r in (buffers.network if what == "network" else buffers.logs)]
+            if what == "errors":
+                records = [r for r in records if r["level"] == "error"]
+        records = sorted((r for r in records if r["seq"] > since and (not url or url in r["url"])), key=lambda r: r["seq"])
+        shown = records[-limit:]
+        return {
+            "items": [_compact(r, keep_tab=tab_id is None) for r in shown],
+            # every report is numbered in one sequence: anything later is new, whatever its kind
+            "cursor": max(since, self.last_seq),
+            "omitted": len(records) - len(shown),
+        }
+
+
+class SpikeDetector:
+    """Errors per SPIKE_BUCKET seconds against the average of the previous SPIKE_HISTORY buckets."""
+
+    def __init__(self) -> None:
+        self.bucket = -1
+        self.count = 0
+        self.history: deque[int] = deque(maxlen=SPIKE_HISTORY)
+        self.alerted = False
+
+    def add(self, now: float) -> tuple[int, float] | None:
+        bucket = int(now // SPIKE_BUCKET)
+        if bucket != self.bucket:
+            if self.bucket >= 0:
+                self.history.append(self.count)
+                for _ in range(min(SPIKE_HISTORY, bucket - self.bucket - 1)):
+                    self.history.append(0)  # quiet buckets in between
+            self.bucket, self.count, self.alerted = bucket, 0, False
+        self.count += 1
+        average = sum(self.history) / SPIKE_HISTORY
+        if not self.alerted and self.count >= SPIKE_MINIMUM and self.count >= SPIKE_FACTOR * max(average, 1):
+            self.alerted = True
+            return self.count, average
+        return None
+
+
+def _compact(record: dict[str, Any], keep_tab: bool) -> dict[str, Any]:
+    """A record as an agent reads it: time as HH:MM:SS.mmm (UTC), the tab only when several are listed."""
+    out = {k: v for k, v in record.items() if k not in ("time", "final") and (keep_tab or k != "tab_id")}
+    out["time"] = datetime.fromtimestamp(record["time"], timezone.utc).strftime("%H:%M:%S.%f")[:-3]
+    return out
+
+
+def _location(source: Source) -> str:
+    where = redact.url(source.url)
+    if source.line is not None:
+        where += f":{source.line}"
+        if source.column is not None:
+            where += f":{source.column}"
+    return where
+
+
+def _page(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}"
+
+
+def _short(url: str) -> str:
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    return path + (f"?{parts.query}" if parts.query else "") if parts.netloc else url
+
+
+def _metric(metric: str, value: float) -> str:
+    return f"{value:.3f}" if metric == "cls" else f"{round(value)} ms"
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -1,0 +1,126 @@
+"""Streaming's throttle, batching, cap and dedup, and the passive inbox, on a fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tabsight.front.streaming import (
+    BATCH_MAX, DEDUP_MAX, INBOX_MAX, MINUTE_CAP, AlertInbox, StreamConfig, StreamPolicy, Streamer,
+)
+
+
+def alert(title: str, category: str = "errors", severity: str = "error", url: str = "") -> dict:
+    return {"category": category, "severity": severity, "title": title, "url": url}
+
+
+def policy(**config) -> StreamPolicy:
+    p = StreamPolicy()
+    p.enable(StreamConfig(**config))
+    return p
+
+
+def test_off_by_default_and_after_disable():
+    p = StreamPolicy()
+    assert p.offer(alert("a"), 0) is None
+    p.enable(StreamConfig())
+    assert p.offer(alert("a"), 0) == [alert("a")]
+    p.offer(alert("b"), 1)
+    assert p.disable() == 1 and p.pending == [] and p.offer(alert("c"), 100) is None
+
+
+def test_throttle_batches_and_flushes_when_the_window_ends():
+    p = policy(throttle_seconds=5)
+    assert p.offer(alert("a"), 0.0) == [alert("a")]
+    assert p.offer(alert("b"), 1.0) is None and p.offer(alert("c"), 2.0) is None
+    assert p.next_flush() == 5.0
+    assert p.flush(4.9) is None
+    assert p.flush(5.0) == [alert("b"), alert("c")]
+    assert p.next_flush() is None and p.notify_count == 2
+    # after the window, the next event goes at once, with nothing pending
+    assert p.offer(alert("d"), 10.0) == [alert("d")]
+
+
+def test_an_event_after_the_window_carries_the_pending_batch():
+    p = policy(throttle_seconds=5)
+    p.offer(alert("a"), 0)
+    p.offer(alert("b"), 1)
+    assert p.offer(alert("c"), 6) == [alert("b"), alert("c")]
+
+
+def test_batches_hold_at_most_100():
+    p = policy(throttle_seconds=60)
+    p.offer(alert("first"), 0)
+    for n in range(BATCH_MAX + 50):
+        p.offer(alert(f"e{n}"), 1)
+    assert len(p.pending) == BATCH_MAX
+
+
+def test_at_most_12_a_minute_even_with_a_1s_throttle():
+    p = policy(throttle_seconds=1)
+    sent = [t for t in range(60) if p.offer(alert(f"e{t}"), float(t))]
+    assert len(sent) == MINUTE_CAP
+    assert p.next_flush() == 60.0  # the oldest send leaves the minute
+    assert p.flush(60.0) is not None
+
+
+def test_the_same_alert_is_not_repeated_within_30s():
+    p = policy(throttle_seconds=1)
+    assert p.offer(alert("same"), 0)
+    assert p.offer(alert("same"), 10) is None
+    assert p.offer(alert("same", category="network_errors"), 11)  # another category: another key
+    assert p.offer(alert("same"), 31)
+
+
+def test_the_dedup_cache_stays_bounded():
+    p = policy(throttle_seconds=1)
+    for n in range(DEDUP_MAX * 3):
+        p.offer(alert(f"e{n}"), n * 0.01)
+    assert len(p.seen) <= DEDUP_MAX + 1
+
+
+def test_filters_by_category_severity_and_url():
+    config = StreamConfig(events=("network_errors", "performance"), severity_min="error", url_filter="/api/")
+    assert config.admits(alert("x", "network_errors", url="http://h/api/users"))
+    assert not config.admits(alert("x", "network_errors", url="http://h/static/app.js"))
+    assert not config.admits(alert("x", "network_errors", severity="warning", url="http://h/api/"))
+    assert config.admits(alert("x", "regression", url="http://h/api/"))  # performance covers regressions
+    assert not config.admits(alert("x", "errors"))
+    errors = StreamConfig(events=("errors",), url_filter="/api/")
+    assert errors.admits(alert("x", "anomaly", "warning"))  # spikes; the URL filter does not apply to errors
+    assert errors.admits(alert("x", "errors", url="http://h/other"))
+
+
+def test_the_inbox_drains_once_and_counts_what_it_dropped():
+    inbox = AlertInbox()
+    assert inbox.drain() is None
+    for n in range(INBOX_MAX + 3):
+        inbox.add(alert(f"e{n}"))
+    block = inbox.drain()
+    assert len(block["_alerts"]) == INBOX_MAX and block["_alerts"][0]["title"] == "e3" and block["_alerts_dropped"] == 3
+    assert inbox.drain() is None
+
+
+@pytest.mark.anyio
+async def test_the_streamer_flushes_by_timer_and_closes_cleanly():
+    now = [0.0]
+    sent = []
+
+    async def send(data):
+        sent.append(data)
+
+    streamer = Streamer(send, clock=lambda: now[0])
+    streamer.enable(StreamConfig(throttle_seconds=1))
+    streamer.offer(alert("a"))
+    streamer.offer(alert("b"))
+    streamer.offer(alert("c"))
+    await asyncio.sleep(0)
+    assert [d["title"] for d in sent] == ["a"]
+    now[0] = 1.0  # the window ends; the armed timer (1 s of real time) fires
+    await asyncio.sleep(1.1)
+    assert sent[1]["category"] == "batch" and [a["title"] for a in sent[1]["alerts"]] == ["b", "c"]
+    streamer.offer(alert("d"))
+    assert streamer.status()["pending"] == 1
+    await streamer.aclose()
+    assert streamer._timer is None

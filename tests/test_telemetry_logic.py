@@ -1,0 +1,116 @@
+"""The host's telemetry: redaction, bounded buffers, alerts, queries."""
+
+from __future__ import annotations
+
+from tabsight import redact
+from tabsight.host.telemetry import LOG_BUFFER, MAX_TABS, Telemetry
+
+
+def telemetry(clock=lambda: 1000.0):
+    alerts = []
+    return Telemetry(on_alert=alerts.append, clock=clock), alerts
+
+
+def test_secret_query_parameters_and_credentials_are_masked():
+    assert redact.url("https://a.b/x?token=abc&page=2&api_key=k&X-Amz-Signature=s") == \
+        "https://a.b/x?token=[REDACTED]&page=2&api_key=[REDACTED]&X-Amz-Signature=[REDACTED]"
+    assert redact.url("https://user:pw@a.b/") == "https://[REDACTED]@a.b/"
+    assert redact.url("https://a.b/x?q=cats") == "https://a.b/x?q=cats"
+
+
+def test_secret_patterns_in_text_are_masked():
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+    samples = {
+        "Authorization: Bearer abcdefghijklmnop": "Authorization: [REDACTED]",
+        "sent bearer abcdefghijklmnopqrstu to it": "sent bearer [REDACTED] to it",
+        f"token is {jwt}": "token is [REDACTED]",
+        "key AKIAABCDEFGHIJKLMNOP used": "key [REDACTED] used",
+        '{"password": "hunter22", "user": "ada"}': '{"password": "[REDACTED]", "user": "ada"}',
+        "GET https://api.x/y?access_token=zzz failed": "GET https://api.x/y?access_token=[REDACTED] failed",
+        "Cookie: sid=123; theme=dark": "Cookie: [REDACTED]",
+    }
+    for raw, masked in samples.items():
+        assert redact.text(raw) == masked, raw
+
+
+def test_buffers_are_bounded_per_tab_and_in_tabs():
+    t, _ = telemetry()
+    for n in range(LOG_BUFFER * 3):
+        t.ingest(1, {"type": "console", "level": "warn", "text": f"w{n}"})
+    logs = t.query("logs", 1, None, 0, 200)
+    assert len(t.tabs[1].logs) == LOG_BUFFER and logs["omitted"] == LOG_BUFFER - 200
+    assert logs["items"][-1]["text"] == f"w{LOG_BUFFER * 3 - 1}"
+    for tab in range(MAX_TABS + 10):
+        t.ingest(100 + tab, {"type": "console", "level": "warn", "text": "x"})
+    assert len(t.tabs) == MAX_TABS and 1 not in t.tabs
+
+
+def test_reports_that_do_not_validate_are_counted_and_dropped():
+    t, alerts = telemetry()
+    t.ingest(1, {"type": "telepathy"})
+    t.ingest(1, {"type": "dropped", "count": 7})
+    assert t.dropped == 8 and alerts == [] and not t.tabs
+
+
+def test_queries_follow_the_cursor():
+    t, _ = telemetry()
+    t.ingest(1, {"type": "console", "level": "error", "text": "one", "url": "http://a/x"})
+    first = t.query("errors", 1, None, 0, 20)
+    t.ingest(1, {"type": "exception", "text": "two", "url": "http://a/y"})
+    t.ingest(1, {"type": "console", "level": "warn", "text": "a warning", "url": "http://a/y"})
+    newer = t.query("errors", 1, None, first["cursor"], 20)
+    assert [i["text"] for i in newer["items"]] == ["two"]
+    assert [i["text"] for i in t.query("logs", 1, "/y", 0, 20)["items"]] == ["two", "a warning"]
+    assert t.query("errors", 1, None, newer["cursor"], 20)["items"] == []
+
+
+def test_errors_5xx_and_failures_alert_and_4xx_does_not():
+    t, alerts = telemetry()
+    t.ingest(1, {"type": "exception", "text": "Uncaught Error: x", "url": "http://a/"})
+    t.ingest(1, {"type": "network", "method": "post", "url": "http://a/api/users?token=s", "status": 500})
+    t.ingest(1, {"type": "network", "method": "GET", "url": "http://a/missing", "status": 404})
+    t.ingest(1, {"type": "network", "method": "GET", "url": "http://a/down", "error": "net::ERR_CONNECTION_REFUSED"})
+    assert [(a.category, a.title) for a in alerts] == [
+        ("errors", "Uncaught exception: Uncaught Error: x"),
+        ("network_errors", "Server error: POST /api/users?token=[REDACTED] -> 500"),
+        ("network_errors", "Request failed: GET /down (net::ERR_CONNECTION_REFUSED)"),
+    ]
+
+
+def test_an_error_spike_is_three_times_the_rolling_average():
+    now = [0.0]
+    t, alerts = telemetry(lambda: now[0])
+    for bucket in range(6):  # a steady 2 errors per 10 s
+        for _ in range(2):
+            now[0] = bucket * 10 + 1
+            t.ingest(1, {"type": "console", "level": "error", "text": "steady"})
+    assert not [a for a in alerts if a.category == "anomaly"]
+    for _ in range(6):  # then 6 in one bucket: 3x the average of 2
+        now[0] = 61
+        t.ingest(1, {"type": "console", "level": "error", "text": "burst"})
+    (spike,) = [a for a in alerts if a.category == "anomaly"]
+    assert spike.title == "Error spike: 6 errors in 10 s" and spike.severity == "warning"
+
+
+def test_vitals_over_budget_and_regressed_against_the_baseline():
+    t, alerts = telemetry()
+    for n in range(3):
+        t.ingest(1, {"type": "vitals", "url": "http://a/page?v=1", "navigation": f"n{n}", "values": {"lcp": 1000}})
+    t.ingest(1, {"type": "vitals", "url": "http://a/page?v=2", "navigation": "slow", "values": {"lcp": 4500, "cls": 0.3}})
+    titles = sorted(a.title for a in alerts)
+    assert titles == [
+        "CLS 0.300 over the 0.250 budget on /page?v=2",
+        "LCP 4500 ms over the 4000 ms budget on /page?v=2",
+        "LCP regressed on /page?v=2: 4500 ms vs a baseline of 1000 ms",
+    ]
+    # the same page load reporting again does not repeat them
+    t.ingest(1, {"type": "vitals", "url": "http://a/page?v=2", "navigation": "slow", "values": {"lcp": 4600, "cls": 0.3}})
+    assert len(alerts) == 3
+
+
+def test_a_ci_result_is_an_alert():
+    t, alerts = telemetry()
+    alert = t.ci_result({"status": "failed", "name": "e2e", "summary": "2 failed", "url": "https://ci/run?token=x"})
+    assert alerts == [alert] and alert.severity == "error" and alert.title == "e2e: failed"
+    assert alert.url == "https://ci/run?token=[REDACTED]"
+    assert t.ci_result({"status": "passed"}).severity == "info"
