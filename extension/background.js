@@ -3,6 +3,7 @@
 import { act, waitFor } from './act.js';
 import { captureTab } from './capture.js';
 import { findElements } from './discovery.js';
+import { execute } from './execute.js';
 import { ensureConnected, sendEvent, serve } from './native.js';
 import { pageInfo } from './page.js';
 import { captureUrl } from './owned.js';
@@ -24,6 +25,7 @@ const methods = {
   'elements.find': findElements,
   'element.act': act,
   'page.wait_for': waitFor,
+  'page.execute': execute,
 };
 
 // At top level so it runs whenever the worker starts: install, browser

@@ -18,12 +18,14 @@ chrome.debugger.onDetach.addListener(({ tabId }) => {
   if (tabId !== undefined) attachments.delete(tabId);
 });
 
-export async function withDebugger(tabId, fn) {
+// { detach: 'now' } releases the attachment as soon as its last user is
+// done, instead of after IDLE_DETACH_MS.
+export async function withDebugger(tabId, fn, { detach = 'idle' } = {}) {
   const entry = await acquire(tabId);
   try {
     return await fn();
   } finally {
-    release(tabId, entry);
+    release(tabId, entry, detach === 'now' ? 0 : IDLE_DETACH_MS);
   }
 }
 
@@ -70,10 +72,10 @@ async function acquire(tabId) {
 // use, and at once when the tab closes.
 const IDLE_DETACH_MS = 3000;
 
-function release(tabId, entry) {
+function release(tabId, entry, delayMs) {
   entry.users--;
   if (entry.users > 0 || attachments.get(tabId) !== entry) return;
-  entry.idleTimer = setTimeout(() => detachIdle(tabId, entry), IDLE_DETACH_MS);
+  entry.idleTimer = setTimeout(() => detachIdle(tabId, entry), delayMs);
 }
 
 function detachIdle(tabId, entry) {

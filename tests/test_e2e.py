@@ -34,7 +34,7 @@ async def test_initialize_and_tools_list_need_no_browser():
     async with mcp_client() as client:
         assert client.server_info.name == "tabsight"
         names = {tool.name for tool in (await client.list_tools()).tools}
-        assert names == {"observe", "screenshot", "configure", "interact"}
+        assert names == {"observe", "screenshot", "configure", "interact", "generate"}
 
 
 async def test_navigate_observe_and_screenshot_in_every_format(browser, site):

@@ -199,6 +199,8 @@ async def test_duplicates_within_30s_are_pushed_once_and_disable_clears_pending(
 
 
 async def test_a_flood_is_capped_and_bounded(browser, site):
+    """1000 errors a second for 14 s: at most 12 notifications in that minute, the page
+    keeps running, the host's buffers and memory stay bounded."""
     heard = Notifications()
     _link, tab_id = browser.call(browser.browsers.tab())
     host_pid = browser.link.hello.pid
@@ -207,22 +209,18 @@ async def test_a_flood_is_capped_and_bounded(browser, site):
         await client.call_tool(
             "configure", {"action": "streaming", "streaming_action": "enable", "events": ["errors"], "throttle_seconds": 1}
         )
-        started = time.monotonic()
-        await navigate(client, site.url("/burst.html?flood=3000"))
+        await navigate(client, site.url("/burst.html?flood=14000"))
         ticks = []
-        for _ in range(6):  # the page keeps running its own timer during the flood
-            await asyncio.sleep(0.5)
-            page = answer(await client.call_tool("interact", {"action": "wait_for", "selector": "#ticks"}))
-            assert page["found"]
-            ticks.append(host_telemetry(browser, "logs", tab_id)[-1]["seq"])
-        elapsed = time.monotonic() - started
-        # one notification a second at most (the first, then batches), far below the flood
-        assert 1 <= len(heard.received) <= elapsed / 1 + 2
-        assert all(n["category"] == "batch" for n in heard.received[1:])
-        assert all(len(n.get("alerts", [n])) <= 100 for n in heard.received)
-    logs = host_telemetry(browser, "logs", tab_id)
-    assert len(logs) <= 300  # the ring buffer's size
-    assert ticks == sorted(ticks) and ticks[-1] > ticks[0], "the flood kept arriving"
+        for _ in range(15):  # the page's own 50 ms timer, read from its heading, keeps counting
+            await asyncio.sleep(1)
+            page = answer(await client.call_tool("observe", {"what": "page"}))
+            ticks.append(int(page["headings"][0]["text"]))
+        assert all(later > earlier for earlier, later in zip(ticks, ticks[1:])), ticks
+        # one a second would be 15: the minute's cap stops them at 12; all but the first are batches
+        assert 10 <= len(heard.received) <= 12, len(heard.received)
+        assert all(n["category"] == "batch" and len(n["alerts"]) <= 100 for n in heard.received[1:])
+    logs = browser.call(browser.link.request("telemetry.query", {"what": "logs", "tab_id": tab_id, "limit": 200}))
+    assert len(logs["items"]) + logs["omitted"] == 300  # the flood filled the ring buffer, and no more
     assert _rss_kb(host_pid) - rss_before < 20_000, "the host's memory grew with the flood"
 
 

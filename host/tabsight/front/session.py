@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..tools import TOOLS
 from ..tools.base import ToolError
+from .autoshot import AutoScreenshots
 from .browsers import Browsers
 from .link import BrowserError, HostLink
 from .streaming import AlertInbox, Streamer
@@ -76,6 +77,14 @@ class Session:
         #: alerts pushed to a 2026-07-28 client: the content of ALERTS_URI
         self.pushed: deque[dict[str, Any]] = deque(maxlen=100)
         self.bus = InMemorySubscriptionBus()
+        self.autoshots = AutoScreenshots()
+        #: the latest screenshot any answer of this session carried (visual_diff's default baseline)
+        self.last_screenshot: bytes | None = None
+        #: screenshots saved with generate({type:"baseline", name})
+        self.baselines: OrderedDict[str, bytes] = OrderedDict()
+
+    def remember_screenshot(self, data: bytes) -> None:
+        self.last_screenshot = data
 
     def _on_browser_event(self, event: str, data: dict[str, Any]) -> None:
         if event == "alert":
@@ -123,7 +132,10 @@ class Session:
         try:
             if tool is None:
                 raise ToolError(f"Unknown tool {name!r}; tools: {', '.join(TOOLS)}")
-            content = await tool.handler(self, tool.parse(arguments))
+            params = tool.parse(arguments)
+            content = await tool.handler(self, params)
+            if self.autoshots.wanted(tool.name, getattr(params, "what", None)):
+                content.append(await self.autoshots.block(self))
             return types.CallToolResult(content=content)
         except ToolError as exc:
             return _error(prefix + str(exc))

@@ -1,6 +1,6 @@
 """The MCP tool surface (DESIGN.md §3): one module per tool."""
 
-from . import configure, interact, observe, screenshot
+from . import configure, generate, interact, observe, screenshot
 from .base import Tool
 
-TOOLS: dict[str, Tool] = {t.name: t for t in (observe.TOOL, screenshot.TOOL, configure.TOOL, interact.TOOL)}
+TOOLS: dict[str, Tool] = {t.name: t for t in (observe.TOOL, screenshot.TOOL, configure.TOOL, interact.TOOL, generate.TOOL)}

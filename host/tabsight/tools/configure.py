@@ -1,4 +1,5 @@
-"""configure: session settings: which tab this session tracks, and alert streaming."""
+"""configure: session settings: which tab this session tracks, screenshots at the
+end of answers (screenshot_mode), and alert streaming."""
 
 from __future__ import annotations
 
@@ -6,15 +7,27 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from ..front.autoshot import CaptureSettings
 from ..front.streaming import EventFilter, StreamConfig
 from .base import Params, Tool, ToolError, text
 
 
-class ConfigureParams(Params):
-    action: Literal["track", "streaming"] = Field(
-        description="track: choose the tab (and browser) this session works on. streaming: push alerts to this "
-        "session as they happen (MCP notifications), within a throttle."
+class CaptureSettingsParams(Params):
+    screenshot_mode: Literal["off", "on", "errors_only"] = Field(
+        description="on: every observe and generate answer ends with a fresh JPEG of the tracked tab; errors_only: "
+        "only observe({what:'errors'}) answers; off (the default)."
     )
+    cooldown_seconds: float = Field(default=5, ge=0, le=3600, description="At least this long between two.")
+    session_limit: int = Field(default=10, ge=1, le=1000, description="At most this many in this session.")
+
+
+class ConfigureParams(Params):
+    action: Literal["track", "capture", "streaming"] = Field(
+        description="track: choose the tab (and browser) this session works on. capture: screenshots that come "
+        "by themselves (settings.screenshot_mode). streaming: push alerts to this session as they happen (MCP "
+        "notifications), within a throttle."
+    )
+    settings: CaptureSettingsParams | None = Field(default=None, description="capture: the settings.")
     tab_id: int | None = Field(default=None, description="track: the tab, as listed by observe({what:'tabs'}).")
     browser: str | None = Field(
         default=None,
@@ -40,6 +53,8 @@ class ConfigureParams(Params):
     def _needs(self) -> ConfigureParams:
         if self.action == "track" and self.tab_id is None:
             raise ValueError("action 'track' needs 'tab_id'")
+        if self.action == "capture" and self.settings is None:
+            raise ValueError("action 'capture' needs 'settings', e.g. {screenshot_mode: 'on'}")
         if self.action == "streaming" and self.streaming_action is None:
             raise ValueError("action 'streaming' needs 'streaming_action': enable, disable or status")
         return self
@@ -48,6 +63,9 @@ class ConfigureParams(Params):
 async def configure(session, params: ConfigureParams):
     if params.action == "streaming":
         return [text(await _streaming(session, params))]
+    if params.action == "capture":
+        note = session.autoshots.configure(CaptureSettings(**params.settings.model_dump()))
+        return [text({"capture": session.autoshots.status(), **({"note": note} if note else {})})]
     tab = await session.find_tab(params.tab_id, params.browser)
     if tab is None:
         raise ToolError(
@@ -79,7 +97,8 @@ async def _streaming(session, params: ConfigureParams) -> dict:
 TOOL = Tool(
     name="configure",
     description="Session settings. action=track chooses the tab (and browser) this session observes and acts on; "
-    "action=streaming enables, disables or reports pushed alert notifications.",
+    "action=capture sets screenshot_mode (a screenshot at the end of answers); action=streaming enables, "
+    "disables or reports pushed alert notifications.",
     params=ConfigureParams,
     handler=configure,
 )

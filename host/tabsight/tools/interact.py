@@ -9,15 +9,22 @@ root or a same-origin iframe, as annotation selectors do), or ``x``/``y``
 
 from __future__ import annotations
 
-from typing import Literal
+import base64
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 
 from ..front.link import BrowserError
-from .base import Params, Tool, ToolError, text
+from .base import Params, Tool, ToolError, image, text
 
-Action = Literal["navigate", "click", "type", "select", "hover", "press", "scroll", "wait_for"]
+log = logging.getLogger("tabsight.interact")
+
+Action = Literal["navigate", "click", "type", "select", "hover", "press", "scroll", "wait_for", "execute"]
 
 #: what each action needs besides its target
 NEEDS = {"navigate": ("url",), "type": ("text",), "select": ("value",), "press": ("key",)}
@@ -27,12 +34,19 @@ MAY_TARGET = {"type", "press", "scroll"}
 DEFAULT_TIMEOUT = {"navigate": 30_000, "wait_for": 5_000}
 
 
+class CdpStep(Params):
+    method: str = Field(pattern=r"^[A-Z][A-Za-z]*\.[a-zA-Z]+$", description="Domain.method, e.g. Page.captureScreenshot.")
+    params: dict[str, Any] = Field(default={}, description="The method's parameters.")
+
+
 class InteractParams(Params):
     action: Action = Field(
         description="navigate: load url and wait for it. click / hover: the target. type: text into the target "
         "(or the focused element); clear first, submit presses Enter. select: an option of a <select> by value "
         "or visible text. press: a key or combo (Enter, Escape, Control+A). scroll: the target into view, or by "
-        "delta_x/delta_y. wait_for: until selector is visible or text is on the page."
+        "delta_x/delta_y. wait_for: until selector is visible or text is on the page. execute: run a page script "
+        "(awaited, its JSON result returned) and/or CDP steps in order; Page.captureScreenshot results come back "
+        "as images."
     )
     label: int | None = Field(default=None, ge=1, description="Target: a number from the latest annotated screenshot.")
     selector: str | None = Field(
@@ -53,6 +67,12 @@ class InteractParams(Params):
     timeout: int | None = Field(
         default=None, ge=0, le=120_000, description="ms: navigate 1000-120000 (default 30000); wait_for (default 5000)."
     )
+    script: str | None = Field(
+        default=None, min_length=1, max_length=100_000,
+        description="execute: JavaScript run in the page: an expression, or statements with return; awaited.",
+    )
+    cdp: list[CdpStep] | None = Field(default=None, max_length=50, description="execute: CDP calls, run in order.")
+    timeout_ms: int = Field(default=30_000, ge=100, le=120_000, description="execute: bound of each step, in ms.")
     tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
 
     @field_validator("url")
@@ -85,7 +105,9 @@ class InteractParams(Params):
             raise ValueError("action 'select' needs a label or selector, not a point")
         if self.action == "wait_for" and (self.selector is None) == (self.text is None):
             raise ValueError("action 'wait_for' needs one of 'selector' or 'text'")
-        if self.action in ("navigate", "wait_for") and (self.label is not None or self.x is not None):
+        if self.action == "execute" and self.script is None and not self.cdp:
+            raise ValueError("action 'execute' needs 'script', 'cdp', or both")
+        if self.action in ("navigate", "wait_for", "execute") and (self.label is not None or self.x is not None):
             raise ValueError(f"action '{self.action}' takes no label or x/y")
         if self.action == "navigate" and self.timeout is not None and self.timeout < 1000:
             raise ValueError(f"'timeout' is {self.timeout}; allowed range for navigate: 1000 to 120000")
@@ -93,6 +115,8 @@ class InteractParams(Params):
 
 
 async def interact(session, params: InteractParams):
+    if params.action == "execute":
+        return await _execute(session, params)
     timeout = params.timeout if params.timeout is not None else DEFAULT_TIMEOUT.get(params.action, 0)
     if params.action in ("navigate", "wait_for"):
         link, tab_id = await session.browsers.tab(params.tab_id)
@@ -138,6 +162,44 @@ async def interact(session, params: InteractParams):
     return [text({"action": params.action, **({"label": label.number} if label else {}), **result})]
 
 
+async def _execute(session, params: InteractParams):
+    """Runs the script and steps; every Page.captureScreenshot result becomes an image block, its data in
+    the text replaced by a reference, and (with TABSIGHT_SCREENSHOT_DIR) a file."""
+    link, tab_id = await session.browsers.tab(params.tab_id)
+    started = int(time.time() * 1000)
+    steps = [step.model_dump() for step in params.cdp or []]
+    request = {"tab_id": tab_id, "script": params.script, "cdp": steps, "timeout_ms": params.timeout_ms}
+    bound = min(600, params.timeout_ms / 1000 * (len(steps) + 2) + 10)
+    result = await link.request("page.execute", request, timeout=bound)
+    images = []
+    for step, outcome in zip(steps, result.get("cdp", [])):
+        data = (outcome.get("result") or {}).get("data")
+        if step["method"] != "Page.captureScreenshot" or not isinstance(data, str):
+            continue
+        fmt = step["params"].get("format", "png")
+        images.append(image(data, f"image/{fmt}"))
+        outcome["result"]["data"] = f"<image {len(images)}, attached below>"
+        raw = base64.b64decode(data)
+        session.remember_screenshot(raw)
+        _dump(raw, f"{session.id}-{started}-{len(images)}.{'jpg' if fmt == 'jpeg' else fmt}")
+    content = [text({"action": "execute", "tab_id": tab_id, **result}), *images]
+    if images:
+        content.append(text(f"[{len(images)} screenshot{'s' if len(images) > 1 else ''} attached]"))
+    return content
+
+
+def _dump(data: bytes, name: str) -> None:
+    """Best effort: a screenshot for whoever set TABSIGHT_SCREENSHOT_DIR (an eval harness, say)."""
+    folder = os.environ.get("TABSIGHT_SCREENSHOT_DIR")
+    if not folder:
+        return
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / name).write_bytes(data)
+    except OSError as exc:
+        log.warning("could not write %s to TABSIGHT_SCREENSHOT_DIR: %s", name, exc)
+
+
 def _stale(label, why: str) -> str:
     return (
         f"Label {label.number} is from the annotation of {label.annotation.url}, and {why}. "
@@ -147,9 +209,10 @@ def _stale(label, why: str) -> str:
 
 TOOL = Tool(
     name="interact",
-    description="Act on the tracked tab: navigate, click, type, select, hover, press, scroll, wait_for. Target "
-    "an element by label (from observe's annotated screenshot), selector, or x/y. Reports what it did and what "
-    "changed (URL, title, DOM).",
+    description="Act on the tracked tab: navigate, click, type, select, hover, press, scroll, wait_for, execute. "
+    "Target an element by label (from observe's annotated screenshot), selector, or x/y. Reports what it did and "
+    "what changed (URL, title, DOM). execute runs a script and/or CDP steps; screenshots they take come back as "
+    "images.",
     params=InteractParams,
     handler=interact,
 )

@@ -98,7 +98,9 @@ async def _look(session, params: ObserveParams):
     shot = await link.request("capture", {"tab_id": tab_id, "format": "jpeg", "quality": CAPTURE_QUALITY}, timeout=15)
     page = found["page"]
     annotations = [{"label": n, **element} for n, element in enumerate(found["elements"], 1)]
-    picture, _badges = annotate.draw(base64.b64decode(shot["tiles"][0]["data"]), annotations, page["viewport"]["width"])
+    raw = base64.b64decode(shot["tiles"][0]["data"])
+    session.remember_screenshot(raw)
+    picture, _badges = annotate.draw(raw, annotations, page["viewport"]["width"])
     out = io.BytesIO()
     # 4:4:4: chroma subsampling would wash the thin coloured boxes out
     picture.save(out, "JPEG", quality=ANNOTATED_QUALITY, subsampling=0)

@@ -1,0 +1,83 @@
+"""generate: artefacts made from the browser: a visual diff, and the baselines it compares against."""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from .. import diff
+from .base import Params, Tool, ToolError, image, text
+
+MAX_BASELINES = 20
+DIFF_QUALITY = 80
+
+
+class GenerateParams(Params):
+    type: Literal["visual_diff", "baseline"] = Field(
+        description="visual_diff: the tracked tab now against a baseline: a diff image (changes in red), the "
+        "changed regions' boxes and the percent changed. baseline: save the tracked tab now under a name."
+    )
+    baseline: str | None = Field(
+        default=None, min_length=1, max_length=100,
+        description="visual_diff: the name of a saved baseline; default: this session's previous screenshot.",
+    )
+    name: str | None = Field(default=None, min_length=1, max_length=100, description="baseline: the name to save under.")
+
+    @model_validator(mode="after")
+    def _needs(self) -> GenerateParams:
+        if self.type == "baseline" and self.name is None:
+            raise ValueError("type 'baseline' needs 'name'")
+        return self
+
+
+async def generate(session, params: GenerateParams):
+    if params.type == "visual_diff":
+        if params.baseline is not None and params.baseline not in session.baselines:
+            saved = ", ".join(session.baselines) or "none yet"
+            raise ToolError(f"No baseline named {params.baseline!r} (saved: {saved}); "
+                            "save one with generate({type:'baseline', name})")
+        before = session.baselines[params.baseline] if params.baseline else session.last_screenshot
+        if before is None:
+            raise ToolError("No baseline yet: this session has no earlier screenshot. Take one (screenshot, or "
+                            "generate({type:'baseline', name})), change the page, then ask for the diff.")
+    now = await _capture(session)
+    if params.type == "baseline":
+        session.baselines[params.name] = now
+        session.baselines.move_to_end(params.name)
+        while len(session.baselines) > MAX_BASELINES:
+            session.baselines.popitem(last=False)
+        return [text({"baseline": params.name, "saved": list(session.baselines)})]
+    result = diff.compare(before, now)
+    out = io.BytesIO()
+    result.image.save(out, "JPEG", quality=DIFF_QUALITY)
+    summary = {
+        "baseline": params.baseline or "previous screenshot",
+        "percent_changed": result.percent_changed,
+        "regions": result.regions,
+    }
+    if result.baseline_size != result.current_size:
+        summary["sizes"] = {"baseline": result.baseline_size, "current": result.current_size}
+    return [image(base64.b64encode(out.getvalue()).decode(), "image/jpeg"), text(summary)]
+
+
+async def _capture(session) -> bytes:
+    """The tracked tab now, lossless; it becomes the session's latest screenshot."""
+    link, tab_id = await session.browsers.tab()
+    shot = await link.request("capture", {"tab_id": tab_id, "format": "png"}, timeout=15)
+    data = base64.b64decode(shot["tiles"][0]["data"])
+    session.remember_screenshot(data)
+    return data
+
+
+TOOL = Tool(
+    name="generate",
+    description="Make artefacts from the tracked tab. type=visual_diff: what changed against a baseline (this "
+    "session's previous screenshot, or a saved one): a diff image, the changed regions and the percent changed. "
+    "type=baseline: save the tab as it is now under a name.",
+    params=GenerateParams,
+    handler=generate,
+    read_only=True,
+)
