@@ -284,9 +284,18 @@ async def measure_latency(params: StdioServerParameters, base_url: str, total: i
 # -- 2. host memory under a flood ----------------------------------------------------
 
 
-async def host_cursor(link) -> int:
+async def host_cursor(link, timeout: float = 5) -> int:
     """The host's global telemetry sequence: how many records it has ingested since it started."""
-    return (await link.request("telemetry.query", {"what": "logs", "limit": 1}, timeout=5))["cursor"]
+    return (await link.request("telemetry.query", {"what": "logs", "limit": 1}, timeout=timeout))["cursor"]
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def measure_flood(link, params: StdioServerParameters, base_url: str, flood: int, frames: int, rate: int) -> dict:
@@ -309,6 +318,7 @@ async def measure_flood(link, params: StdioServerParameters, base_url: str, floo
             status0 = await link.request("host.status", timeout=5)
             cursor0 = await host_cursor(link)
             rss0, front_rss0 = rss_kb(host_pid), rss_kb(front_pid) if front_pid else None
+            cpu0 = cpu_seconds(host_pid)
 
             url = (f"{base_url}/flood.html?frames={frames}&total={per_frame}&per={per_tick}&tick={FLOOD_TICK_MS}")
             started = time.monotonic()
@@ -318,13 +328,26 @@ async def measure_flood(link, params: StdioServerParameters, base_url: str, floo
             steps = [round(flood * q) for q in (0.25, 0.5, 0.75, 1.0)]
             last_move, last = time.monotonic(), 0
             peak = rss0 or 0
+            answers: list[float] = []  # how long the host took to answer each sample's query
+            cpu_at, sampled = cpu_seconds(host_pid), time.monotonic()
+            unanswered = 0
             while time.monotonic() - started < FLOOD_LIMIT_S:
                 await anyio.sleep(SAMPLE_S)
-                ingested = await host_cursor(link) - cursor0
+                asked = time.monotonic()
+                try:
+                    ingested = await host_cursor(link, timeout=30) - cursor0
+                except Exception:  # a busy host may not answer in time: skip this sample
+                    unanswered += 1
+                    continue
+                answers.append(time.monotonic() - asked)
                 host_rss = rss_kb(host_pid)
                 peak = max(peak, host_rss or 0)
-                sample = {"t_s": round(time.monotonic() - started, 2), "ingested": ingested,
-                          "host_rss_mb": mb(host_rss), "front_rss_mb": mb(rss_kb(front_pid)) if front_pid else None}
+                now, cpu = time.monotonic(), cpu_seconds(host_pid)
+                sample = {"t_s": round(now - started, 2), "ingested": ingested,
+                          "host_rss_mb": mb(host_rss), "front_rss_mb": mb(rss_kb(front_pid)) if front_pid else None,
+                          "answer_ms": round(answers[-1] * 1000),
+                          "host_cpu_pct": round((cpu - cpu_at) / (now - sampled) * 100) if cpu and cpu_at else None}
+                cpu_at, sampled = cpu, now
                 curve.append(sample)
                 for step in steps:
                     if step not in marks and ingested >= step:
@@ -334,6 +357,7 @@ async def measure_flood(link, params: StdioServerParameters, base_url: str, floo
                 if ingested >= produced or time.monotonic() - last_move > STALL_S:
                     break
             flood_s = time.monotonic() - started
+            cpu1 = cpu_seconds(host_pid)
             await anyio.sleep(SETTLE_S)  # what is left in the pipes arrives; the host settles
             ingested = await host_cursor(link) - cursor0
             status1 = await link.request("host.status", timeout=5)
@@ -347,6 +371,11 @@ async def measure_flood(link, params: StdioServerParameters, base_url: str, floo
         "produced_by_pages": produced, "ingested_by_host": ingested,
         "relay_dropped": status1["telemetry"]["dropped"] - status0["telemetry"]["dropped"],
         "flood_s": round(flood_s, 1), "ingest_rate_per_s": round(ingested_at_mark / flood_s) if flood_s else None,
+        "pages_logging_s": round(per_frame / (per_tick * 1000 / FLOOD_TICK_MS), 1),
+        "host_cpu_percent": round((cpu1 - cpu0) / flood_s * 100) if cpu0 is not None and cpu1 is not None else None,
+        "host_query_answer_ms": {"p50": round(statistics.median(answers) * 1000), "max": round(max(answers) * 1000)}
+        if answers else None,
+        "samples_unanswered": unanswered,
         "host_rss_before_mb": mb(rss0), "host_rss_peak_mb": mb(peak), "host_rss_after_mb": mb(rss1),
         "front_rss_before_mb": mb(front_rss0), "front_rss_after_mb": mb(front_rss1),
         "fronts_connected": status1.get("fronts"),
@@ -381,7 +410,8 @@ def table(latency: dict, flood: dict, baseline: dict) -> str:
             f"| {HOST_RSS} ({reached:,} ingested of {flood['produced_by_pages']:,} produced, "
             f"{flood['relay_dropped']:,} dropped by the relay) | {flood['host_rss_after_mb']} MB "
             f"(before {flood['host_rss_before_mb']} MB, peak {flood['host_rss_peak_mb']} MB) | {TARGETS[HOST_RSS]} | "
-            f"{'met' if flood['host_rss_peak_mb'] < TARGET_RSS_MB else 'MISSED'} (peak) |"
+            f"after: {'met' if flood['host_rss_after_mb'] < TARGET_RSS_MB else 'MISSED'}; "
+            f"peak: {'met' if flood['host_rss_peak_mb'] < TARGET_RSS_MB else 'MISSED'} |"
         )
         for step, sample in flood["rss_at"].items():
             if sample:
@@ -391,7 +421,12 @@ def table(latency: dict, flood: dict, baseline: dict) -> str:
                 lines.append(f"| host RSS at {int(step):,} ingested | not reached | | |")
         lines.append(f"| front (tabsight mcp) RSS, before / after the flood | {flood['front_rss_before_mb']} / "
                      f"{flood['front_rss_after_mb']} MB | | |")
-        lines.append(f"| flood: ingest rate, duration | {flood['ingest_rate_per_s']:,} /s, {flood['flood_s']} s | | |")
+        answer = flood["host_query_answer_ms"] or {}
+        lines.append(
+            f"| flood: ingest rate, duration | {flood['ingest_rate_per_s']:,} /s over {flood['flood_s']} s (pages logged "
+            f"for {flood['pages_logging_s']} s); host CPU {flood['host_cpu_percent']}%; host's answer to telemetry.query "
+            f"p50 {answer.get('p50')} ms, max {answer.get('max')} ms | | |"
+        )
     elif "error" in flood:
         lines.append(f"| {HOST_RSS} | failed: {flood['error'][:200]} | {TARGETS[HOST_RSS]} | |")
     lines.append(f"| host RSS at browser start | {baseline.get('host_rss_start_mb')} MB | | |")
