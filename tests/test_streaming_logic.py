@@ -124,3 +124,12 @@ async def test_the_streamer_flushes_by_timer_and_closes_cleanly():
     assert streamer.status()["pending"] == 1
     await streamer.aclose()
     assert streamer._timer is None
+
+
+def test_a_full_batch_counts_what_it_left_out():
+    p = policy(throttle_seconds=60)
+    p.offer(alert("first"), 0)
+    for n in range(BATCH_MAX + 7):
+        p.offer(alert(f"e{n}"), 1)
+    batch = p.flush(60)
+    assert len(batch) == BATCH_MAX + 1 and batch[-1]["title"] == "7 more alerts not listed"

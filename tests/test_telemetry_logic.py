@@ -114,3 +114,39 @@ def test_a_ci_result_is_an_alert():
     assert alerts == [alert] and alert.severity == "error" and alert.title == "e2e: failed"
     assert alert.url == "https://ci/run?token=[REDACTED]"
     assert t.ci_result({"status": "passed"}).severity == "info"
+
+
+def test_alerts_past_20_a_second_are_counted_into_one():
+    now = [5000.0]
+    t, alerts = telemetry(lambda: now[0])
+    for n in range(100):
+        t.ingest(1, {"type": "console", "level": "error", "text": f"e{n}"})
+    assert len(alerts) == 20
+    now[0] = 5001.2
+    t.ingest(1, {"type": "console", "level": "error", "text": "later"})
+    summary, later = alerts[20:]
+    # the first 20: 19 errors and the error spike they made; the other 81 errors are counted
+    assert summary.title == "81 more alerts in one second" and summary.detail.startswith("not sent one by one (81 errors)")
+    assert later.title == "Console error: later"
+    assert len(t.query("errors", 1, None, 0, 200)["items"]) == 101  # the buffers keep them all
+
+
+def test_a_front_that_stopped_reading_gets_no_more_alerts(tmp_path):
+    from tabsight.host.router import MAX_ALERT_BACKLOG, FrontConnection, Host
+    from tabsight.host.telemetry import Alert
+
+    class Channel:
+        def __init__(self, backlog):
+            self.backlog = backlog
+            self.posted = []
+
+        def post(self, frame):
+            self.posted.append(frame)
+
+    host = Host(extension=None, socket_path=tmp_path / "host.sock")
+    reading = FrontConnection(1, Channel(backlog=0))
+    stuck = FrontConnection(2, Channel(backlog=MAX_ALERT_BACKLOG + 1))
+    host.fronts = {reading, stuck}
+    host._broadcast_alert(Alert("errors", "error", "Console error: x"))
+    assert len(reading.channel.posted) == 1 and reading.alerts_dropped == 0
+    assert stuck.channel.posted == [] and stuck.alerts_dropped == 1

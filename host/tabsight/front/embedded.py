@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,6 +99,10 @@ class EmbeddedBrowser:
 
     def remove_profile(self) -> None:
         shutil.rmtree(self.profile, ignore_errors=True)
+        if self.profile.exists():
+            # Chromium's network service can still write its state for a moment after the browser exits.
+            time.sleep(0.5)
+            shutil.rmtree(self.profile, ignore_errors=True)
 
 
 def _write_native_host(profile: Path) -> None:

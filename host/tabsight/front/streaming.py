@@ -107,6 +107,7 @@ class StreamPolicy:
     last_sent: float = -math.inf
     sent: deque[float] = field(default_factory=deque)  # send times within the last minute
     seen: dict[str, float] = field(default_factory=dict)  # dedup key -> last time offered
+    overflow: int = 0  # alerts that found the pending batch full
 
     def enable(self, config: StreamConfig) -> None:
         self.disable()
@@ -114,9 +115,10 @@ class StreamPolicy:
 
     def disable(self) -> int:
         """Stops at once; returns how many pending alerts were cleared."""
-        cleared = len(self.pending)
+        cleared = len(self.pending) + self.overflow
         self.enabled = False
         self.pending.clear()
+        self.overflow = 0
         self.seen.clear()
         self.sent.clear()
         self.last_sent = -math.inf
@@ -134,6 +136,8 @@ class StreamPolicy:
         if self.pending or not self._may_send(now):
             if len(self.pending) < BATCH_MAX:
                 self.pending.append(alert)
+            else:
+                self.overflow += 1
             return self.flush(now)
         return self._sent([alert], now)
 
@@ -142,6 +146,10 @@ class StreamPolicy:
         if not self.pending or not self._may_send(now):
             return None
         batch, self.pending = self.pending, []
+        if self.overflow:
+            batch.append({"category": "anomaly", "severity": "warning", "source": "tabsight",
+                          "title": f"{self.overflow} more alerts not listed", "detail": "the batch was full"})
+            self.overflow = 0
         return self._sent(batch, now)
 
     def next_flush(self) -> float | None:

@@ -36,6 +36,9 @@ log = logging.getLogger("tabsight.host")
 
 DEFAULT_TIMEOUT_MS = 30_000
 HELLO_TIMEOUT = 10.0
+#: alerts are dropped for a front that has this much unread: one that stopped
+#: reading (a suspended agent) must not grow the host without bound
+MAX_ALERT_BACKLOG = 1 << 20
 
 
 @dataclass(eq=False)
@@ -43,6 +46,8 @@ class FrontConnection:
     number: int
     channel: FrameChannel
     session: str = ""
+    #: alerts not sent to this front because it was not reading
+    alerts_dropped: int = 0
     #: this front's request id -> the id the extension sees
     in_flight: dict[str, str] = field(default_factory=dict)
 
@@ -172,10 +177,14 @@ class Host:
                 self.telemetry.ingest(tab_id, report)
 
     def _broadcast_alert(self, alert: Alert) -> None:
-        """Every connected front gets every alert; each session filters and delivers its own."""
+        """Every connected front gets every alert (each session filters and delivers
+        its own), unless it has stopped reading."""
         event = frames.Event(event="alert", data=alert.wire())
         for front in self.fronts:
-            front.channel.post(event)
+            if front.channel.backlog > MAX_ALERT_BACKLOG:
+                front.alerts_dropped += 1
+            else:
+                front.channel.post(event)
 
     def _deliver(self, frame: frames.Response | frames.Error) -> None:
         pending = self.pending.pop(frame.id, None) if frame.id is not None else None

@@ -42,6 +42,11 @@ BUDGETS = {"lcp": 4000, "fcp": 3000, "inp": 500, "ttfb": 1800, "cls": 0.25}
 REGRESSION_FLOOR = {"lcp": 100, "fcp": 100, "inp": 50, "ttfb": 100, "cls": 0.05}
 BASELINE_SAMPLES = 5
 
+#: alerts handed on per second at most; past that they are counted, and the
+#: count goes on as one alert: a page erroring in a loop must not flood every
+#: front (the buffers still keep every report)
+ALERTS_PER_SECOND = 20
+
 SPIKE_BUCKET = 10.0  # seconds
 SPIKE_HISTORY = 6  # buckets in the rolling average
 SPIKE_FACTOR = 3
@@ -106,8 +111,11 @@ class TabBuffers:
 
 class Telemetry:
     def __init__(self, on_alert: Callable[[Alert], None], clock: Callable[[], float] = time.time) -> None:
-        self.on_alert = on_alert
+        self._deliver = on_alert
         self.clock = clock
+        self._second = -1
+        self._sent_this_second = 0
+        self._held: dict[str, int] = {}  # category -> alerts held back this second
         self.tabs: OrderedDict[int, TabBuffers] = OrderedDict()
         self._seq = itertools.count(1)
         self.last_seq = 0
@@ -184,6 +192,24 @@ class Telemetry:
         return buffers
 
     # -- alerts ----------------------------------------------------------------
+
+    def on_alert(self, alert: Alert) -> None:
+        """Hands the alert on, within ALERTS_PER_SECOND."""
+        second = int(self.clock())
+        if second != self._second:
+            held, self._held = self._held, {}
+            self._second, self._sent_this_second = second, 0
+            if held:
+                counts = ", ".join(f"{n} {category}" for category, n in held.items())
+                self._sent_this_second += 1
+                self._deliver(Alert("anomaly", "warning", f"{sum(held.values())} more alerts in one second",
+                                    f"not sent one by one ({counts}); observe errors/network has them all",
+                                    source="detector"))
+        if self._sent_this_second >= ALERTS_PER_SECOND:
+            self._held[alert.category] = self._held.get(alert.category, 0) + 1
+            return
+        self._sent_this_second += 1
+        self._deliver(alert)
 
     def _error_alerts(self, record: dict[str, Any], now: float) -> None:
         kind = {"exception": "Uncaught exception", "rejection": "Unhandled rejection"}.get(record["kind"], "Console error")

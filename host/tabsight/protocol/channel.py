@@ -66,5 +66,10 @@ class FrameChannel:
         """
         self._writer.write(encode(frames.dump(frame), self.max_out))
 
+    @property
+    def backlog(self) -> int:
+        """Bytes written but not yet taken by the peer."""
+        return self._writer.transport.get_write_buffer_size()
+
     def close(self) -> None:
         self._writer.close()
