@@ -26,16 +26,18 @@ def run(argv: list[str]) -> int:
         log.error("refusing to serve %s: only %s may start this host", origin or "an unknown caller", extension_origin())
         return 1
 
+    browser = os.getppid()  # now, while it is surely alive: it may be gone when we are done
+
     async def main() -> None:
         host = Host(await extension_channel(), host_socket_path(os.getpid()), EmbeddedSettings.from_env())
         await host.run()
 
     asyncio.run(main())
-    remove_embedded_profile()
+    remove_embedded_profile(browser)
     return 0
 
 
-def remove_embedded_profile(wait: float = 10.0) -> None:
+def remove_embedded_profile(browser: int, wait: float = 10.0) -> None:
     """Delete an embedded browser's temporary profile once that browser has exited.
 
     The front that started the browser does this when it outlives the
@@ -45,7 +47,6 @@ def remove_embedded_profile(wait: float = 10.0) -> None:
     profile = os.environ.get("TABSIGHT_EMBEDDED_PROFILE")
     if not profile:
         return
-    browser = os.getppid()
     deadline = time.monotonic() + wait
     while os.getppid() == browser and time.monotonic() < deadline:
         time.sleep(0.1)  # our parent is the browser: reparented means it is gone
