@@ -26,8 +26,9 @@ from .session import ALERTS_URI, Session
 INSTRUCTIONS = (
     "tabsight shows you a real browser. observe({what:'page'}) describes the tracked tab (annotate_screenshot "
     "numbers its elements for interact({label})); observe errors/logs/network/vitals reads its telemetry; "
-    "screenshot() captures it or any url; interact acts on it; configure tracks a tab or streams alerts. "
-    "Alerts (errors, failed requests, regressions) ride on observe answers as _alerts."
+    "screenshot() captures it or any url; interact acts on it (execute runs scripts and CDP, screenshots come back "
+    "as images); generate makes visual diffs; configure tracks a tab, attaches screenshots to answers or streams "
+    "alerts. Alerts (errors, failed requests, regressions) ride on observe answers as _alerts."
 )
 
 
