@@ -529,7 +529,8 @@
       if (rect.width > 0 && rect.height > 0 &&
         element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) interactiveCount++;
     }
-    const { document: _id, ...page } = pageSummary();
+    const page = pageSummary();
+    delete page.document; // the document id is for labels, not for this summary
     return {
       ...page,
       headings: [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].slice(0, MAX_HEADINGS).map((heading) => ({
