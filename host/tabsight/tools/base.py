@@ -65,7 +65,7 @@ def explain(exc: ValidationError, model: type[BaseModel]) -> str:
         loc = [str(part) for part in error["loc"]]
         name = ".".join(loc) or "arguments"
         prop = properties.get(loc[0], {}) if loc else {}
-        given = error.get("input")
+        given = _shown(error.get("input"))
         kind = error["type"]
         if kind == "missing":
             problems.append(f"missing required argument '{name}'")
@@ -83,6 +83,18 @@ def explain(exc: ValidationError, model: type[BaseModel]) -> str:
         else:
             problems.append(f"'{name}' is {given!r}: {error['msg']}")
     return "; ".join(problems)
+
+
+class _Shown(str):
+    """A value as an error message quotes it: its repr, cut short (the caller may have sent megabytes)."""
+
+    def __repr__(self) -> str:
+        return self
+
+
+def _shown(value: Any, limit: int = 200) -> Any:
+    text = repr(value)
+    return value if len(text) <= limit else _Shown(text[:limit] + f"... ({len(text)} characters)")
 
 
 def _limits(prop: dict[str, Any]) -> tuple[Any, Any] | None:
