@@ -59,7 +59,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
 
-from common import CHROMIUM, percentile, playwright_server, serve, tabsight_server
+from common import CHROMIUM, Failed, describe, percentile, playwright_server, serve, tabsight_server, text_of
 
 PLAYWRIGHT_MCP = Path("/tmp/peers/node_modules/@playwright/mcp/cli.js")
 VIEWPORT_WIDTH = 1280
@@ -133,20 +133,6 @@ def missed(elements: list[dict], expected: list[str]) -> list[str]:
 
 
 # -- helpers -------------------------------------------------------------------
-
-
-class Failed(Exception):
-    """A call that errored or whose answer was not what the bench expects."""
-
-
-def describe(error: BaseException) -> str:
-    while getattr(error, "exceptions", None):  # an ExceptionGroup from the client's task group
-        error = error.exceptions[0]
-    return str(error) if isinstance(error, Failed) else f"{type(error).__name__}: {error}"
-
-
-def text_of(result: CallToolResult) -> str:
-    return "\n".join(block.text for block in result.content if block.type == "text")
 
 
 def stats(samples: list[float]) -> dict[str, float]:

@@ -1,4 +1,5 @@
-"""Shared by the benchmarks: the local page, its server, percentiles and how each MCP server is started."""
+"""Shared by the benchmarks: the local page and its server, percentiles, how each MCP server
+is started, and how a failed call is reported."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from mcp.client.stdio import StdioServerParameters
+from mcp_types import CallToolResult
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -49,3 +51,19 @@ def playwright_server(cli: str, chromium: str, output_dir: Path) -> StdioServerP
         args=[cli, "--headless", "--executable-path", chromium, "--no-sandbox",
               "--isolated", "--viewport-size", "1280x720", "--output-dir", str(output_dir)],
     )
+
+
+class Failed(Exception):
+    """A call or sample that errored or whose answer was not what the bench expects."""
+
+
+def describe(error: BaseException) -> str:
+    """An error as the table reports it (the first of an ExceptionGroup from the client's task group)."""
+    while getattr(error, "exceptions", None):
+        error = error.exceptions[0]
+    return str(error) if isinstance(error, Failed) else f"{type(error).__name__}: {error}"
+
+
+def text_of(result: CallToolResult) -> str:
+    """The text blocks of a tool result, one per line."""
+    return "\n".join(block.text for block in result.content if block.type == "text")

@@ -50,7 +50,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
 from PIL import Image
 
-from common import CHROMIUM, percentile, playwright_server, serve, tabsight_server
+from common import CHROMIUM, Failed, describe, percentile, playwright_server, serve, tabsight_server, text_of
 
 PEERS = Path("/tmp/peers/node_modules")
 PLAYWRIGHT_MCP = PEERS / "@playwright/mcp/cli.js"
@@ -60,29 +60,15 @@ BASELINE = "tabsight screenshot(url), waitForNetworkIdle=false"
 Sample = Callable[[Client, str], Awaitable[list[CallToolResult]]]
 
 
-class Failed(Exception):
-    """A sample that errored or returned no image; the message is what the server said."""
-
-
-def text_of(result: CallToolResult) -> str:
-    return " ".join(block.text for block in result.content if block.type == "text").strip() or "(no text)"
-
-
 def image_of(results: list[CallToolResult]) -> bytes:
     """The image the sample's last call returned; Failed if any call errored or there is none."""
     for result in results:
         if result.is_error:
-            raise Failed(text_of(result))
+            raise Failed(text_of(result) or "(no text)")
     image = next((block for block in results[-1].content if block.type == "image"), None)
     if image is None:
         raise Failed(f"no image block in the result: {text_of(results[-1])}")
     return base64.b64decode(image.data)
-
-
-def describe(error: BaseException) -> str:
-    while getattr(error, "exceptions", None):  # an ExceptionGroup from the client's task group
-        error = error.exceptions[0]
-    return str(error) if isinstance(error, Failed) else f"{type(error).__name__}: {error}"
 
 
 async def run_sample(sample: Sample, client: Client, url: str) -> bytes:

@@ -59,9 +59,8 @@ from typing import Any
 import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from mcp_types import CallToolResult
 
-from common import CHROMIUM, percentile, serve, tabsight_server
+from common import CHROMIUM, Failed, describe, percentile, serve, tabsight_server, text_of
 
 #: ms between the latency page's errors: just over the 1 s throttle
 EVERY_MS = 1100
@@ -128,20 +127,6 @@ const timer = setInterval(() => {
 
 
 # -- helpers -------------------------------------------------------------------
-
-
-class Failed(Exception):
-    """A call that errored or whose answer was not what the bench expects."""
-
-
-def describe(error: BaseException) -> str:
-    while getattr(error, "exceptions", None):  # an ExceptionGroup from the client's task group
-        error = error.exceptions[0]
-    return str(error) if isinstance(error, Failed) else f"{type(error).__name__}: {error}"
-
-
-def text_of(result: CallToolResult) -> str:
-    return "\n".join(block.text for block in result.content if block.type == "text")
 
 
 async def call(client: Client, tool: str, arguments: dict) -> dict:
