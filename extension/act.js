@@ -8,7 +8,7 @@
 
 import { send, withDebugger } from './cdp.js';
 import { TabsightError, badRequest } from './errors.js';
-import { currentDocument, inPage } from './inpage-call.js';
+import { currentDocument, inPage, runInPage } from './inpage-call.js';
 import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { tabUrl } from './restricted.js';
 
@@ -183,7 +183,8 @@ async function settle(tabId, documentBefore, signal) {
     await sleep(POLL_MS, signal);
     let state = null;
     try {
-      state = await inPageIfLoaded(tabId);
+      // null when this document has no library: a new page
+      state = await runInPage(tabId, { func: () => globalThis.__tabsight?.changed() ?? null });
     } catch {
       // mid-navigation: the document is being replaced
     }
@@ -194,15 +195,6 @@ async function settle(tabId, documentBefore, signal) {
   }
 }
 
-// The library's `changed`, or null when this document has no library (a new page).
-async function inPageIfLoaded(tabId) {
-  const [injection] = await chrome.scripting.executeScript({
-    target: { tabId },
-    world: 'ISOLATED',
-    func: () => globalThis.__tabsight?.changed() ?? null,
-  });
-  return injection?.result ?? null;
-}
 
 async function loadedTab(tabId, signal) {
   const deadline = performance.now() + NAVIGATION_WAIT_MS;
@@ -214,13 +206,19 @@ async function loadedTab(tabId, signal) {
   return { url: tabUrl(tab), title: tab.title ?? '' };
 }
 
+// Polls sleep many times on one request's signal: each sleep takes its
+// abort listener away again.
 function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
       reject(signal.reason);
-    }, { once: true });
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 

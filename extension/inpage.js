@@ -404,6 +404,13 @@
   // Scrolls the element into view if needed and returns a top-viewport point
   // on it that is not covered, or { error }.
   function locate(selectorPath) {
+    const found = locateElement(selectorPath);
+    delete found.element; // the element itself cannot leave the page
+    return found;
+  }
+
+  // locate, with the element found (or none with the error).
+  function locateElement(selectorPath) {
     let found = resolve(selectorPath);
     if (found.error) return found;
     const { element } = found;
@@ -426,7 +433,7 @@
       const y = frame.y + rect.top + rect.height * fy;
       const hit = deepElementFromPoint(x, y);
       if (hit && (composedContains(element, hit) || hit.closest?.('label')?.control === element)) {
-        return { x, y, target: describe(element) };
+        return { element, x, y, target: describe(element) };
       }
       blocker ??= hit;
     }
@@ -483,9 +490,9 @@
   // type/press into an element: give it the keyboard focus (no click, so
   // nothing else happens first).
   function focus(selectorPath) {
-    const found = locate(selectorPath);
-    if (found.error) return found;
-    resolve(selectorPath).element.focus();
+    const found = locateElement(selectorPath);
+    found.element?.focus();
+    delete found.element;
     return found;
   }
 
