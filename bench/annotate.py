@@ -44,11 +44,9 @@ import argparse
 import base64
 import io
 import json
-import os
 import re
 import shutil
 import statistics
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -59,7 +57,18 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
 
-from common import CHROMIUM, Failed, describe, percentile, playwright_server, serve, tabsight_server, text_of
+from common import (
+    CHROMIUM,
+    Failed,
+    describe,
+    percentile,
+    playwright_server,
+    serve,
+    tabsight_server,
+    text_of,
+    use_in_process,
+    workspace,
+)
 
 PLAYWRIGHT_MCP = Path("/tmp/peers/node_modules/@playwright/mcp/cli.js")
 VIEWPORT_WIDTH = 1280
@@ -359,13 +368,8 @@ async def main() -> None:
     parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="tabsight-bench-"))
-    runtime = workdir / "runtime"
-    runtime.mkdir(mode=0o700)
-    # the in-process link reads these from the environment; `tabsight mcp` gets the same
-    os.environ["TABSIGHT_RUNTIME_DIR"] = str(runtime)
-    os.environ["TABSIGHT_CHROMIUM"] = args.chromium
-    os.environ.pop("TABSIGHT_BROWSER", None)
+    workdir, runtime = workspace()
+    use_in_process(runtime, args.chromium)
 
     server = serve(workdir)
     html, expected = grid_page()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import tempfile
 import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -36,6 +37,23 @@ def serve(directory: Path) -> ThreadingHTTPServer:
 def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def workspace() -> tuple[Path, Path]:
+    """A fresh folder for a run's pages and results, and in it a private (0700) runtime
+    folder, so tabsight never meets the user's browsers."""
+    workdir = Path(tempfile.mkdtemp(prefix="tabsight-bench-"))
+    runtime = workdir / "runtime"
+    runtime.mkdir(mode=0o700)
+    return workdir, runtime
+
+
+def use_in_process(runtime: Path, chromium: str) -> None:
+    """For a bench that also opens links in-process: they read these from the environment,
+    and `tabsight mcp` then gets the same."""
+    os.environ["TABSIGHT_RUNTIME_DIR"] = str(runtime)
+    os.environ["TABSIGHT_CHROMIUM"] = chromium
+    os.environ.pop("TABSIGHT_BROWSER", None)
 
 
 def tabsight_server(runtime: Path, chromium: str) -> StdioServerParameters:

@@ -22,7 +22,6 @@ import base64
 import json
 import shutil
 import statistics
-import tempfile
 import time
 from pathlib import Path
 
@@ -30,7 +29,7 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from common import CHROMIUM, percentile, playwright_server, serve, tabsight_server
+from common import CHROMIUM, percentile, playwright_server, serve, tabsight_server, workspace
 
 
 async def measure(params: StdioServerParameters, navigate, shoot, calls: int, interval: float, warmup: int = 5) -> dict:
@@ -65,13 +64,11 @@ async def main() -> None:
     parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="tabsight-bench-"))
+    workdir, runtime = workspace()
     server = serve(workdir)
     url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
     results = {}
 
-    runtime = workdir / "runtime"
-    runtime.mkdir(mode=0o700)
     tabsight = tabsight_server(runtime, args.chromium)
     for cadence, interval in (("back to back", 0.0), (f"every {args.interval:g} s", args.interval)):
         results[f"tabsight screenshot, {cadence}"] = await measure(

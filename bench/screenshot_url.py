@@ -39,7 +39,6 @@ import json
 import os
 import shutil
 import statistics
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -50,7 +49,17 @@ from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
 from PIL import Image
 
-from common import CHROMIUM, Failed, describe, percentile, playwright_server, serve, tabsight_server, text_of
+from common import (
+    CHROMIUM,
+    Failed,
+    describe,
+    percentile,
+    playwright_server,
+    serve,
+    tabsight_server,
+    text_of,
+    workspace,
+)
 
 PEERS = Path("/tmp/peers/node_modules")
 PLAYWRIGHT_MCP = PEERS / "@playwright/mcp/cli.js"
@@ -174,11 +183,9 @@ async def main() -> None:
     parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="tabsight-bench-"))
+    workdir, runtime = workspace()
     server = serve(workdir)
     url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
-    runtime = workdir / "runtime"
-    runtime.mkdir(mode=0o700)
 
     def peer(cli: str, start: Callable[[str], StdioServerParameters]) -> StdioServerParameters | str:
         return start(cli) if Path(cli).is_file() else f"{cli} not found (see the npm install line in --help)"

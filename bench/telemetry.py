@@ -51,7 +51,6 @@ import os
 import re
 import shutil
 import statistics
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -60,7 +59,17 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from common import CHROMIUM, Failed, describe, percentile, serve, tabsight_server, text_of
+from common import (
+    CHROMIUM,
+    Failed,
+    describe,
+    percentile,
+    serve,
+    tabsight_server,
+    text_of,
+    use_in_process,
+    workspace,
+)
 
 #: ms between the latency page's errors: just over the 1 s throttle
 EVERY_MS = 1100
@@ -430,13 +439,8 @@ async def main() -> None:
     if not 1 <= args.per_session <= 11:
         parser.error("--per-session must be 1 to 11: 12 notifications a minute is the cap")
 
-    workdir = Path(tempfile.mkdtemp(prefix="tabsight-bench-"))
-    runtime = workdir / "runtime"
-    runtime.mkdir(mode=0o700)
-    # the in-process link reads these from the environment; `tabsight mcp` gets the same
-    os.environ["TABSIGHT_RUNTIME_DIR"] = str(runtime)
-    os.environ["TABSIGHT_CHROMIUM"] = args.chromium
-    os.environ.pop("TABSIGHT_BROWSER", None)
+    workdir, runtime = workspace()
+    use_in_process(runtime, args.chromium)
 
     server = serve(workdir)
     (workdir / "latency.html").write_text(LATENCY_PAGE)
