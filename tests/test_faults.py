@@ -12,7 +12,7 @@ import anyio
 import pytest
 
 from conftest import front_env, mcp_client
-from processes import alive, wait_until
+from processes import alive, parent, wait_until
 from tabsight.front.browsers import Browsers
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -40,7 +40,7 @@ async def test_host_killed_mid_request_errors_then_session_recovers(tmp_path, si
             slow = await client.call_tool(
                 "interact", {"action": "navigate", "url": site.url("/slow?ms=20000"), "timeout": 30000}
             )
-        assert slow.is_error and "lost the connection" in slow.content[0].text
+        assert slow.is_error and "Lost the connection" in slow.content[0].text
         assert time.monotonic() - started < 10, "the in-flight request must fail fast, not wait for its timeout"
 
         # The extension starts a new host by itself; the same session then works again.
@@ -84,3 +84,24 @@ async def test_client_leaving_mid_request_leaves_nothing_behind(browser, site):
     assert await asyncio.to_thread(wait_until, settled, 10)
     _, tabs_after = browser.call(host_state())
     assert [t["id"] for t in tabs_after] == [t["id"] for t in tabs_before]
+
+
+async def test_after_a_browser_restart_the_lost_tab_is_named_once_then_work_goes_on(tmp_path, site):
+    runtime = tmp_path / "rt"
+    runtime.mkdir(mode=0o700)
+    async with mcp_client(front_env(TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
+        first = await client.call_tool("interact", {"action": "navigate", "url": site.url("/form.html")})
+        assert not first.is_error, first.content[0].text
+        (host,) = host_pids(runtime)
+        os.kill(parent(host), signal.SIGTERM)  # the user quits the browser
+        assert await asyncio.to_thread(wait_until, lambda: not alive(host), 15)
+
+        # a click must not land on whatever page the new browser shows
+        click = await client.call_tool("interact", {"action": "click", "selector": "button"})
+        assert click.is_error
+        assert "The tracked tab" in click.content[0].text and "configure({action:'track'" in click.content[0].text
+
+        again = await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html")})
+        assert not again.is_error, again.content[0].text
+        assert json.loads(again.content[0].text)["url"] == site.url("/index.html")
+        assert host_pids(runtime) and host not in host_pids(runtime)

@@ -10,8 +10,11 @@ import tempfile
 
 import pytest
 
-from conftest import mcp_client
+from conftest import front_env, mcp_client
 from processes import descendants, inet_listeners
+from tabsight import PROTOCOL_VERSION, __version__
+from tabsight.paths import extension_origin
+from tabsight.protocol.framing import encode
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -84,3 +87,19 @@ async def test_another_user_is_refused(browser, runtime_dir):
         finally:
             os.chmod(exposed, 0o600)
     assert answer.startswith("closed") and '"code":"forbidden"' in answer
+
+
+@pytest.mark.parametrize("origin", [["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"], []],
+                         ids=["another extension", "no extension"])
+def test_the_host_serves_only_its_own_extension(tmp_path, origin):
+    """Chrome names the calling extension's origin as the host's argument: another one gets nothing."""
+    runtime = tmp_path / "rt"
+    hello = encode({"type": "hello", "role": "extension", "version": __version__, "protocol": PROTOCOL_VERSION})
+    run = subprocess.run(
+        [sys.executable, "-m", "tabsight", "host", *origin],
+        input=hello, capture_output=True, timeout=30, env=front_env(TABSIGHT_RUNTIME_DIR=str(runtime)),
+    )
+    assert run.returncode == 1
+    assert f"only {extension_origin()} may start this host" in run.stderr.decode()
+    assert run.stdout == b""  # not a byte back to the caller
+    assert not runtime.exists() or not list(runtime.glob("*.sock"))

@@ -203,16 +203,29 @@ class Browsers:
 
     # -- the tracked tab ----------------------------------------------------
 
-    async def tab(self, tab_id: int | None = None) -> tuple[HostLink, int]:
+    async def tab(self, tab_id: int | None = None, *, follow: bool = False) -> tuple[HostLink, int]:
         """The link and tab a call acts on: ``tab_id`` if given, else the tracked tab.
 
         With nothing tracked yet, the browser's focused tab becomes tracked.
+        When the tracked tab's browser is gone (closed, restarted) and the
+        session now works with another, the call fails once with
+        ``tab_gone`` rather than act on a page the agent did not choose;
+        the next call uses the new browser's focused tab. ``follow`` skips
+        that error (for listing tabs, which shows what is tracked).
         """
         link = await self.link()
         if tab_id is not None:
             return link, tab_id
         if self.tracked and self.tracked.profile_id == link.profile_id:
             return link, self.tracked.tab_id
+        if self.tracked and not follow:
+            lost, self.tracked = self.tracked, None
+            raise BrowserError(
+                "tab_gone",
+                f"The tracked tab ({lost.tab_id}) was in a browser that is gone; this session now works with "
+                "another browser. Call again to use its focused tab, or choose one with observe({what:'tabs'}) "
+                "and configure({action:'track', tab_id}).",
+            )
         listing = await link.request("tabs.list", timeout=5)
         focused = listing.get("focused_tab_id")
         if focused is None:

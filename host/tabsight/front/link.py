@@ -80,7 +80,7 @@ class HostLink:
         tells the host, which tells the extension to release what it holds.
         """
         if not self.alive:
-            raise BrowserError("disconnected", "the browser connection is closed")
+            raise BrowserError("disconnected", "The connection to the browser is closed.")
         request_id = str(next(self._ids))
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = future
@@ -124,9 +124,8 @@ class HostLink:
             self._channel.close()
             for future in self._waiting.values():
                 if not future.done():
-                    future.set_exception(
-                        BrowserError("disconnected", "lost the connection to the browser while it was working on this")
-                    )
+                    future.set_exception(BrowserError(
+                        "disconnected", "Lost the connection to the browser while it was working on this call."))
 
     async def close(self) -> None:
         self._channel.close()

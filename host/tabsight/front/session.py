@@ -151,7 +151,7 @@ class Session:
     async def describe_tabs(self) -> dict[str, Any]:
         """Every connected browser with its tabs; marks the tracked one."""
         async with self._other_browsers() as (current, others):
-            _link, tracked_id = await self.browsers.tab()
+            _link, tracked_id = await self.browsers.tab(follow=True)
             browsers = []
             for link in (current, *others):
                 listing = await link.request("tabs.list", timeout=5)

@@ -1,4 +1,4 @@
-"""Looking at the chain's processes from outside, through /proc."""
+"""Looking at the chain's processes from outside, through /proc (the suite and the benchmarks share it)."""
 
 from __future__ import annotations
 
@@ -68,15 +68,44 @@ def socket_inodes(pid: int) -> set[str]:
 
 
 def inet_listeners(pids: set[int]) -> list[str]:
-    """TCP sockets in LISTEN state and bound UDP sockets owned by these processes."""
-    owned = set().union(*(socket_inodes(pid) for pid in pids)) if pids else set()
+    """TCP sockets in LISTEN state and unconnected UDP sockets owned by these processes, with their owner.
+
+    A connected UDP socket (a DNS query's, say: it has a remote address)
+    takes datagrams from that peer only: it is a client, not a listener.
+    """
+    owners = {inode: pid for pid in pids for inode in socket_inodes(pid)}
     found = []
     for table in ("tcp", "tcp6", "udp", "udp6"):
         lines = Path(f"/proc/net/{table}").read_text().splitlines()[1:]
         for line in lines:
             fields = line.split()
-            local, state, inode = fields[1], fields[3], fields[9]
-            listening = state == "0A" if table.startswith("tcp") else True
-            if listening and inode in owned:
-                found.append(f"{table} {local} inode {inode}")
+            local, remote, state, inode = fields[1], fields[2], fields[3], fields[9]
+            unconnected = set(remote.split(":")[0]) == {"0"}
+            listening = state == "0A" if table.startswith("tcp") else unconnected
+            if listening and inode in owners:
+                pid = owners[inode]
+                found.append(f"{table} {local} inode {inode} of {pid} {' '.join(command_line(pid))[:100]}")
     return found
+
+
+def rss_kb(pid: int) -> int | None:
+    """VmRSS of a process in kB, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    except (OSError, StopIteration):
+        return None
+
+
+def parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def command_line(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []
