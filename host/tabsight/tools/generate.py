@@ -8,7 +8,6 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from .. import diff
 from .base import Params, Tool, ToolError, image, text
 
 MAX_BASELINES = 20
@@ -50,6 +49,8 @@ async def generate(session, params: GenerateParams):
         while len(session.baselines) > MAX_BASELINES:
             session.baselines.popitem(last=False)
         return [text({"baseline": params.name, "saved": list(session.baselines)})]
+    from .. import diff  # here, not at the top: numpy costs every front ~11 MB, and most never diff
+
     result = diff.compare(before, now)
     out = io.BytesIO()
     result.image.save(out, "JPEG", quality=DIFF_QUALITY)

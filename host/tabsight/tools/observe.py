@@ -14,7 +14,6 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from .. import annotate
 from .base import Params, Tool, image, text
 
 #: the screenshot under the marks is taken at this JPEG quality; the drawn result is sent at ANNOTATED_QUALITY
@@ -100,6 +99,8 @@ async def _look(session, params: ObserveParams):
     annotations = [{"label": n, **element} for n, element in enumerate(found["elements"], 1)]
     raw = base64.b64decode(shot["tiles"][0]["data"])
     session.remember_screenshot(raw)
+    from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and most never annotate
+
     picture, _badges = annotate.draw(raw, annotations, page["viewport"]["width"])
     out = io.BytesIO()
     # 4:4:4: chroma subsampling would wash the thin coloured boxes out
