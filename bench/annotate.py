@@ -1,6 +1,7 @@
 """Annotated screenshot of a page with 100 interactive elements: p50/p90 over N calls.
 
     .venv/bin/python bench/annotate.py [--calls 30] [--playwright-mcp PATH/TO/cli.js]
+        [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
 
 The page (served on 127.0.0.1) is a 10 x 10 grid that fits a 1280x720
 viewport: 60 buttons, 20 links, 10 text inputs with a <label for> and 10
@@ -21,18 +22,19 @@ selects with an aria-label, every one with an id. One run measures:
   (JPEG quality 90, as observe takes it) with the elements found above, and,
   timed apart, the JPEG encoding of its result (quality 80, 4:4:4, as
   observe sends it). The capture's own time is shown for context.
-- Playwright MCP `browser_snapshot`, its text-only answer to the same need,
-  on the same page and Chromium (after one `browser_navigate`), with the
-  number of button/link/textbox/combobox refs in its answer.
+- Playwright MCP `browser_snapshot` and Chrome DevTools MCP `take_snapshot`,
+  their text-only answers to the same need, on the same page and Chromium
+  (after one `browser_navigate` / `navigate_page`), with the number of
+  button/link/textbox/combobox refs (uids) in their answers.
 
 Warm-up calls (5 each, which include the browser's start) are not counted.
 TABSIGHT_RUNTIME_DIR is a fresh 0700 folder for the whole run, so the bench
 never meets a user's browser; the in-process part runs first and waits for
 its browser to end before `tabsight mcp` starts its own.
 
-Playwright MCP defaults to its install in /tmp/peers and is skipped when missing:
+Peers default to their install in /tmp/peers and are skipped when missing:
 
-    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest
+    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
 
 DESIGN targets: end to end p50 < 150 ms, discovery p50 < 20 ms, drawing p50 < 30 ms.
 Results are printed as a markdown table and written to bench/results/annotate.json.
@@ -53,14 +55,12 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
-from mcp_types import CallToolResult
-
 from common import (
-    CHROMIUM,
     Failed,
     describe,
+    devtools_server,
+    failure_notes,
+    peer_arguments,
     percentile,
     playwright_server,
     serve,
@@ -69,8 +69,10 @@ from common import (
     use_in_process,
     workspace,
 )
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp_types import CallToolResult
 
-PLAYWRIGHT_MCP = Path("/tmp/peers/node_modules/@playwright/mcp/cli.js")
 VIEWPORT_WIDTH = 1280
 #: uncounted calls first: the first finds in a new page run ~2-5x slower (cold JIT)
 WARMUP = 5
@@ -86,6 +88,7 @@ CAPTURE_ROW = "tabsight capture (JPEG q90), in-process"
 DRAWING = "tabsight drawing: annotate.draw"
 ENCODING = "tabsight JPEG encode (q80, 4:4:4)"
 PLAYWRIGHT = "playwright-mcp browser_snapshot"
+DEVTOOLS = "chrome-devtools-mcp take_snapshot"
 #: p50 targets in ms (DESIGN)
 TARGETS = {E2E: 150, DISCOVERY: 20, DRAWING: 30}
 
@@ -182,7 +185,7 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
         tab = (await link.request("tabs.list", timeout=5))["focused_tab_id"]
         await link.request("tab.navigate", {"tab_id": tab, "url": url}, timeout=30)
         ready_s = time.perf_counter() - started
-        find = lambda: link.request("elements.find", {"tab_id": tab, **FIND}, timeout=15)  # noqa: E731
+        find = lambda: link.request("elements.find", {"tab_id": tab, **FIND}, timeout=15)
 
         for _ in range(WARMUP):
             found = await find()
@@ -205,7 +208,7 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
             "answer_kB": round(payload / 1000, 1), "browser_start_and_navigate_s": round(ready_s, 2),
         }
 
-        capture = lambda: link.request("capture", {"tab_id": tab, **CAPTURE}, timeout=15)  # noqa: E731
+        capture = lambda: link.request("capture", {"tab_id": tab, **CAPTURE}, timeout=15)
         for _ in range(WARMUP):
             await capture()
         shots = [await timed(capture) for _ in range(calls)]
@@ -267,7 +270,10 @@ def check_observe(result: CallToolResult, expected: list[str]) -> int:
     return len(image.data) + len(text)
 
 
-SNAPSHOT_ROLE = re.compile(r"^\s*- (button|link|textbox|combobox)\b.*\[ref=", re.MULTILINE)
+#: a control in a text snapshot: Playwright's `- button "Button 0" [ref=e5]`, DevTools' `uid=1_6 button "Button 0"`
+SNAPSHOT_ROLE = re.compile(
+    r"^\s*(?:- (?:button|link|textbox|combobox)\b.*\[ref=|uid=\S+ (?:button|link|textbox|combobox)\b)", re.MULTILINE,
+)
 
 
 def check_snapshot(result: CallToolResult, expected: list[str]) -> int:
@@ -305,7 +311,7 @@ async def measure_mcp(
             except Failed as error:
                 errors.append(str(error))
                 continue
-            except Exception as error:  # a protocol error or timeout fails the call, like isError does
+            except Exception as error:  # noqa: BLE001 -- a protocol error or timeout fails the call, like isError does
                 errors.append(describe(error))
                 continue
             samples.append(ms)
@@ -353,19 +359,14 @@ def table(results: dict[str, dict]) -> str:
         else:
             size = f"{r.get('annotations', '')} marks, {r.get('badges_displaced', 0)} displaced"
         lines.append(f"| {name} | {r['p50_ms']} | {r['p90_ms']} | {verdict} | {failures} | {size} |")
-    for name, r in results.items():
-        if "error" in r:
-            lines.append(f"\nskipped {name}: {r['error'][:300]}")
-        elif r.get("first_error"):
-            lines.append(f"\n{name}, first failure: {r['first_error'][:500]}")
+    lines += failure_notes(results)
     return "\n".join(lines)
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=30)
-    parser.add_argument("--playwright-mcp", default=str(PLAYWRIGHT_MCP), help="path to @playwright/mcp's cli.js")
-    parser.add_argument("--chromium", default=CHROMIUM)
+    peer_arguments(parser)
     args = parser.parse_args()
 
     workdir, runtime = workspace()
@@ -379,7 +380,7 @@ async def main() -> None:
     results: dict[str, dict] = {}
     try:
         results.update(await in_process(url, expected, args.calls))
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on
         results[DISCOVERY] = {"error": describe(error)}
     try:
         results[E2E] = await measure_mcp(
@@ -388,24 +389,26 @@ async def main() -> None:
             ("observe", {"what": "page", "annotate_screenshot": True, "max_annotations": ELEMENTS}),
             check_observe, expected, args.calls,
         )
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on
         results[E2E] = {"error": describe(error)}
-    if Path(args.playwright_mcp).is_file():
+    peers = {
+        PLAYWRIGHT: (args.playwright_mcp, lambda cli: playwright_server(cli, args.chromium, workdir / "pw"),
+                     ("browser_navigate", {"url": url}), ("browser_snapshot", {})),
+        DEVTOOLS: (args.devtools_mcp, lambda cli: devtools_server(cli, args.chromium),
+                   ("navigate_page", {"type": "url", "url": url}), ("take_snapshot", {})),
+    }
+    for name, (cli, start, navigate, snapshot) in peers.items():
+        if not Path(cli).is_file():
+            results[name] = {"error": f"{cli} not found (see the npm install line in --help)"}
+            continue
         try:
-            results[PLAYWRIGHT] = await measure_mcp(
-                playwright_server(args.playwright_mcp, args.chromium, workdir / "pw"),
-                ("browser_navigate", {"url": url}),
-                ("browser_snapshot", {}),
-                check_snapshot, expected, args.calls,
-            )
-        except Exception as error:
-            results[PLAYWRIGHT] = {"error": describe(error)}
-    else:
-        results[PLAYWRIGHT] = {"error": f"{args.playwright_mcp} not found (see the npm install line in --help)"}
+            results[name] = await measure_mcp(start(cli), navigate, snapshot, check_snapshot, expected, args.calls)
+        except Exception as error:  # noqa: BLE001 -- a peer that fails is reported, the table still printed
+            results[name] = {"error": describe(error)}
 
     server.shutdown()
     shutil.rmtree(workdir, ignore_errors=True)
-    order = [E2E, DISCOVERY, CAPTURE_ROW, DRAWING, ENCODING, PLAYWRIGHT]
+    order = [E2E, DISCOVERY, CAPTURE_ROW, DRAWING, ENCODING, PLAYWRIGHT, DEVTOOLS]
     results = {name: results[name] for name in order if name in results}
     print(table(results))
     out = Path(__file__).parent / "results"

@@ -1,10 +1,16 @@
 """Screenshot of the tracked tab through MCP: p50/p90 over N calls, 1280x720 JPEG.
 
     .venv/bin/python bench/screenshot.py [--calls 50] [--interval 0.6] [--playwright-mcp PATH/TO/cli.js]
+        [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
 
-Runs tabsight (embedded headless Chromium) and, when given, Playwright MCP
-(`@playwright/mcp` from npm, on the same Chromium binary, viewport and page)
-in one run, each through the official MCP SDK client, and prints a table.
+Runs tabsight (embedded headless Chromium) and the peers found, Playwright MCP
+(`browser_take_screenshot`, JPEG) and Chrome DevTools MCP (`take_screenshot`,
+JPEG quality 80), on the same Chromium binary, viewport and page, in one run,
+each through the official MCP SDK client, and prints a table. Peers default to
+their install in /tmp/peers and are skipped when missing:
+
+    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
+
 DESIGN.md §7's target: tabsight's p50 at most half of Playwright MCP's.
 Times are wall-clock from the client's call to its parsed result.
 
@@ -26,10 +32,21 @@ import time
 from pathlib import Path
 
 import anyio
+from common import (
+    describe,
+    devtools_server,
+    peer_arguments,
+    percentile,
+    playwright_server,
+    serve,
+    tabsight_server,
+    workspace,
+)
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from common import CHROMIUM, percentile, playwright_server, serve, tabsight_server, workspace
+#: DESIGN §7: tabsight's p50 at most this fraction of Playwright MCP's
+TARGET_RATIO = 0.5
 
 
 async def measure(params: StdioServerParameters, navigate, shoot, calls: int, interval: float, warmup: int = 5) -> dict:
@@ -60,8 +77,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--interval", type=float, default=0.6, help="seconds between calls in the paced run")
-    parser.add_argument("--playwright-mcp", help="path to @playwright/mcp's cli.js")
-    parser.add_argument("--chromium", default=CHROMIUM)
+    peer_arguments(parser)
     args = parser.parse_args()
 
     workdir, runtime = workspace()
@@ -69,36 +85,44 @@ async def main() -> None:
     url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
     results = {}
 
-    tabsight = tabsight_server(runtime, args.chromium)
-    for cadence, interval in (("back to back", 0.0), (f"every {args.interval:g} s", args.interval)):
-        results[f"tabsight screenshot, {cadence}"] = await measure(
-            tabsight,
-            lambda c: c.call_tool("interact", {"action": "navigate", "url": url}),
-            lambda c: c.call_tool("screenshot", {"format": "jpeg", "quality": 80}),
-            args.calls,
-            interval,
+    cadences = (("back to back", 0.0), (f"every {args.interval:g} s", args.interval))
+    # name: (server, how it loads the page, how it takes a screenshot)
+    servers = {"tabsight screenshot": (
+        tabsight_server(runtime, args.chromium),
+        lambda c: c.call_tool("interact", {"action": "navigate", "url": url}),
+        lambda c: c.call_tool("screenshot", {"format": "jpeg", "quality": 80}),
+    )}
+    if Path(args.playwright_mcp).is_file():
+        servers["playwright-mcp take_screenshot"] = (
+            playwright_server(args.playwright_mcp, args.chromium, workdir / "pw"),
+            lambda c: c.call_tool("browser_navigate", {"url": url}),
+            lambda c: c.call_tool("browser_take_screenshot", {"type": "jpeg"}),
         )
-
-    if args.playwright_mcp:
-        playwright = playwright_server(args.playwright_mcp, args.chromium, workdir / "pw")
-        for cadence, interval in (("back to back", 0.0), (f"every {args.interval:g} s", args.interval)):
-            results[f"playwright-mcp take_screenshot, {cadence}"] = await measure(
-                playwright,
-                lambda c: c.call_tool("browser_navigate", {"url": url}),
-                lambda c: c.call_tool("browser_take_screenshot", {"type": "jpeg"}),
-                args.calls,
-                interval,
-            )
+    if Path(args.devtools_mcp).is_file():
+        servers["chrome-devtools-mcp take_screenshot"] = (
+            devtools_server(args.devtools_mcp, args.chromium),
+            lambda c: c.call_tool("navigate_page", {"type": "url", "url": url}),
+            lambda c: c.call_tool("take_screenshot", {"format": "jpeg", "quality": 80}),
+        )
+    for name, (params, navigate, shoot) in servers.items():
+        for cadence, interval in cadences:
+            try:
+                results[f"{name}, {cadence}"] = await measure(params, navigate, shoot, args.calls, interval)
+            except Exception as error:  # noqa: BLE001 -- a server that fails is reported, the others still run
+                results[f"{name}, {cadence}"] = {"error": describe(error)}
 
     server.shutdown()
     shutil.rmtree(workdir, ignore_errors=True)
     print(f"{'':48} {'p50 ms':>8} {'p90 ms':>8} {'min ms':>8} {'bytes':>8}")
     for name, r in results.items():
-        print(f"{name:48} {r['p50_ms']:>8} {r['p90_ms']:>8} {r['min_ms']:>8} {r['image_bytes']:>8}")
-    if len(results) == 4:
-        rows = list(results.values())
-        for label, ours, theirs in (("back to back", rows[0], rows[2]), ("paced", rows[1], rows[3])):
-            print(f"{label}: tabsight p50 / Playwright MCP p50 = {ours['p50_ms'] / theirs['p50_ms']:.2f} (target <= 0.5)")
+        if "error" in r:
+            print(f"{name:48} failed: {r['error'][:300]}")
+        else:
+            print(f"{name:48} {r['p50_ms']:>8} {r['p90_ms']:>8} {r['min_ms']:>8} {r['image_bytes']:>8}")
+    for cadence, _ in cadences:
+        ours, theirs = results[f"tabsight screenshot, {cadence}"], results.get(f"playwright-mcp take_screenshot, {cadence}")
+        if theirs and "p50_ms" in ours and "p50_ms" in theirs:
+            print(f"{cadence}: tabsight p50 / Playwright MCP p50 = {ours['p50_ms'] / theirs['p50_ms']:.2f} (target <= {TARGET_RATIO})")
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
     (out / "screenshot.json").write_text(json.dumps(results, indent=2))

@@ -33,51 +33,37 @@ Results are printed as a markdown table and written to bench/results/screenshot_
 from __future__ import annotations
 
 import argparse
-import base64
 import io
 import json
-import os
 import shutil
 import statistics
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import anyio
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
-from mcp_types import CallToolResult
-from PIL import Image
-
 from common import (
-    CHROMIUM,
     Failed,
+    Sample,
     describe,
+    devtools_server,
+    devtools_url_sample,
+    failure_notes,
+    image_of,
+    peer_arguments,
     percentile,
     playwright_server,
+    playwright_url_sample,
     serve,
     tabsight_server,
-    text_of,
+    tabsight_url_sample,
     workspace,
 )
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from PIL import Image
 
-PEERS = Path("/tmp/peers/node_modules")
-PLAYWRIGHT_MCP = PEERS / "@playwright/mcp/cli.js"
-DEVTOOLS_MCP = PEERS / "chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js"
 BASELINE = "tabsight screenshot(url), waitForNetworkIdle=false"
-
-Sample = Callable[[Client, str], Awaitable[list[CallToolResult]]]
-
-
-def image_of(results: list[CallToolResult]) -> bytes:
-    """The image the sample's last call returned; Failed if any call errored or there is none."""
-    for result in results:
-        if result.is_error:
-            raise Failed(text_of(result) or "(no text)")
-    image = next((block for block in results[-1].content if block.type == "image"), None)
-    if image is None:
-        raise Failed(f"no image block in the result: {text_of(results[-1])}")
-    return base64.b64decode(image.data)
 
 
 async def run_sample(sample: Sample, client: Client, url: str) -> bytes:
@@ -122,40 +108,6 @@ async def measure(params: StdioServerParameters, sample: Sample, url: str, calls
     }
 
 
-def tabsight_sample(wait_for_network_idle: bool) -> Sample:
-    async def sample(client: Client, url: str) -> list[CallToolResult]:
-        return [await client.call_tool("screenshot", {
-            "url": url, "format": "jpeg", "quality": 80, "width": 1280, "height": 720,
-            "waitForNetworkIdle": wait_for_network_idle,
-        })]
-    return sample
-
-
-async def playwright_sample(client: Client, url: str) -> list[CallToolResult]:
-    return [
-        await client.call_tool("browser_navigate", {"url": url}),
-        await client.call_tool("browser_take_screenshot", {"type": "jpeg"}),
-    ]
-
-
-async def devtools_sample(client: Client, url: str) -> list[CallToolResult]:
-    return [
-        await client.call_tool("navigate_page", {"type": "url", "url": url}),
-        await client.call_tool("take_screenshot", {"format": "jpeg", "quality": 80}),
-    ]
-
-
-def devtools_server(cli: str, chromium: str) -> StdioServerParameters:
-    """chrome-devtools-mcp on the same Chromium: headless, fresh profile, 1280x720, no pageId routing."""
-    env = dict(os.environ, CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS="1", CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS="1")
-    return StdioServerParameters(
-        command="node",
-        args=[cli, "--headless", "--isolated", "--executablePath", chromium, "--viewport", "1280x720",
-              "--no-page-id-routing", "--chromeArg=--no-sandbox", "--no-usage-statistics", "--no-performance-crux"],
-        env=env,
-    )
-
-
 def table(results: dict[str, dict]) -> str:
     baseline = results.get(BASELINE, {}).get("p50_ms")
     lines = [
@@ -168,19 +120,14 @@ def table(results: dict[str, dict]) -> str:
         ratio = f"{r['p50_ms'] / baseline:.2f}" if baseline else "n/a"
         image = f"{r['image']} JPEG, {r['image_bytes'] / 1000:.0f} kB"
         lines.append(f"| {name} | {r['p50_ms']} | {r['p90_ms']} | {ratio} | {r['failures']}/{r['calls']} | {image} |")
-    for name, r in results.items():
-        if "error" in r:
-            lines.append(f"\nskipped {name}: {r['error'][:300]}")
+    lines += failure_notes(results)
     return "\n".join(lines)
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=30)
-    parser.add_argument("--playwright-mcp", default=str(PLAYWRIGHT_MCP), help="path to @playwright/mcp's cli.js")
-    parser.add_argument("--devtools-mcp", default=str(DEVTOOLS_MCP),
-                        help="path to chrome-devtools-mcp's build/src/bin/chrome-devtools-mcp.js")
-    parser.add_argument("--chromium", default=CHROMIUM)
+    peer_arguments(parser)
     args = parser.parse_args()
 
     workdir, runtime = workspace()
@@ -191,15 +138,15 @@ async def main() -> None:
         return start(cli) if Path(cli).is_file() else f"{cli} not found (see the npm install line in --help)"
 
     runs: dict[str, tuple[StdioServerParameters | str, Sample]] = {
-        BASELINE: (tabsight_server(runtime, args.chromium), tabsight_sample(False)),
-        "tabsight screenshot(url), waitForNetworkIdle=true": (tabsight_server(runtime, args.chromium), tabsight_sample(True)),
+        BASELINE: (tabsight_server(runtime, args.chromium), tabsight_url_sample(False)),
+        "tabsight screenshot(url), waitForNetworkIdle=true": (tabsight_server(runtime, args.chromium), tabsight_url_sample(True)),
         "playwright-mcp browser_navigate + browser_take_screenshot": (
             peer(args.playwright_mcp, lambda cli: playwright_server(cli, args.chromium, workdir / "pw")),
-            playwright_sample,
+            playwright_url_sample,
         ),
         "chrome-devtools-mcp navigate_page + take_screenshot": (
             peer(args.devtools_mcp, lambda cli: devtools_server(cli, args.chromium)),
-            devtools_sample,
+            devtools_url_sample,
         ),
     }
     results: dict[str, dict] = {}
@@ -209,7 +156,7 @@ async def main() -> None:
             continue
         try:
             results[name] = await measure(params, sample, url, args.calls)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on
             results[name] = {"error": describe(error)}
 
     server.shutdown()

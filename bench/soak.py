@@ -287,7 +287,7 @@ class Soak:
                 result = await agent.client.call_tool(tool, arguments)
         except TimeoutError:
             outcome.status, outcome.detail = "unanswered", f"no answer in {CALL_DEADLINE:g} s"
-        except Exception as exc:  # the client or its server process broke: the call was lost
+        except Exception as exc:  # noqa: BLE001 -- the client or its server process broke: the call was lost
             outcome.status, outcome.detail = "unanswered", f"{type(exc).__name__}: {exc}"
         if result is not None:
             self.scan(f"{kind} answer", text_of(result))

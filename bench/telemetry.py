@@ -56,13 +56,12 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
-
 from common import (
     CHROMIUM,
     Failed,
+    child_pids,
     describe,
+    mb,
     percentile,
     serve,
     tabsight_server,
@@ -70,6 +69,9 @@ from common import (
     use_in_process,
     workspace,
 )
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from processes import command_line, rss_kb
 
 #: ms between the latency page's errors: just over the 1 s throttle
 EVERY_MS = 1100
@@ -145,34 +147,9 @@ async def call(client: Client, tool: str, arguments: dict) -> dict:
     return json.loads(text_of(result))
 
 
-def rss_kb(pid: int) -> int | None:
-    """VmRSS of a process in kB, or None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
-    except (OSError, StopIteration):
-        return None
-
-
-def mb(kb: int | None) -> float | None:
-    return None if kb is None else round(kb / 1024, 1)
-
-
 def front_pids() -> set[int]:
     """This process's `tabsight mcp` children (the SDK client starts them directly)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == os.getpid() and b"tabsight" in cmdline and b"mcp" in cmdline:
-            found.add(int(entry.name))
-    return found
+    return {pid for pid in child_pids() if {"tabsight", "mcp"} <= set(command_line(pid))}
 
 
 class Heard:
@@ -241,7 +218,7 @@ async def measure_latency(params: StdioServerParameters, base_url: str, total: i
         count = min(per_session, total - number * per_session)
         try:
             outcome = await latency_session(params, base_url, number, count)
-        except Exception as error:  # a session that failed: its events are missed, the next goes on
+        except Exception as error:  # noqa: BLE001 -- a session that failed: its events are missed, the next goes on
             errors.append(f"session {number}: {describe(error)}")
             missed += count
             continue
@@ -330,7 +307,7 @@ async def measure_flood(link, params: StdioServerParameters, base_url: str, floo
                 asked = time.monotonic()
                 try:
                     ingested = await host_cursor(link, timeout=30) - cursor0
-                except Exception:  # a busy host may not answer in time: skip this sample
+                except Exception:  # noqa: BLE001 -- a busy host may not answer in time: skip this sample
                     unanswered += 1
                     continue
                 answers.append(time.monotonic() - asked)
@@ -463,15 +440,15 @@ async def main() -> None:
         print(f"alert latency: {args.events} events, {args.per_session} per session ...", flush=True)
         try:
             latency = await measure_latency(params, base_url, args.events, args.per_session)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on
             latency = {"error": describe(error)}
         baseline["host_rss_after_latency_mb"] = mb(rss_kb(link.hello.pid))
         print(f"flood: {args.flood} errors from {args.frames} frames ...", flush=True)
         try:
             flood = await measure_flood(link, params, base_url, args.flood, args.frames, min(args.rate, RELAY_CAP))
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on
             flood = {"error": describe(error)}
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on
         baseline["error"] = describe(error)
     finally:
         with anyio.move_on_after(20, shield=True):
