@@ -50,7 +50,11 @@ def serve(directory: Path) -> ThreadingHTTPServer:
         def log_message(self, *args) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(directory)))
+    class QuietServer(ThreadingHTTPServer):
+        def handle_error(self, request, client_address) -> None:
+            pass  # a tab closed mid-response (a broken pipe) is the browser's business, not a bench failure
+
+    server = QuietServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(directory)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 

@@ -63,8 +63,7 @@ SCRIPTS = {
                   False),
     "coldstart": (["--runs", "5"], ["--runs", "1"], True),
     "memory": (["--shots", "20"], ["--shots", "3"], True),
-    "soak": (["--clients", "8", "--calls", "2000", "--no-faults"], ["--clients", "8", "--calls", "80", "--no-faults"],
-             False),
+    "soak": (["--clients", "8", "--calls", "2000"], ["--clients", "8", "--calls", "80"], False),
 }
 
 
@@ -344,9 +343,18 @@ def soak_section(data: dict) -> list[str]:
         if r:
             lines.append(row(f"`{kind}` under that load, p50 (p99)", f"{r['p50_ms']} ms ({r['p99_ms']} ms), {r['ok']} calls",
                              "n/a ⁵", "n/a ⁵", "none", ""))
+    for fault in data.get("faults", []):
+        lines.append(row(f"after the {fault['fault']} (at call {fault['at_call']}), every client answered right again in",
+                         f"{fault.get('recovered_s')} s", "n/a ⁵", "n/a ⁵", "none", ""))
+    checks_failed = [name for name in ("listeners", "modes", "leaks", "secrets", "tracebacks") if data.get(name)]
+    masked = sum(data.get("masked", {}).values())
     lines += [
         row("RSS growth from 60% to 100% of the calls", f"fronts {data.get('front_growth_kb')} kB, host "
             f"{data.get('host_growth_kb')} kB", "n/a ⁵", "n/a ⁵", "none", ""),
+        row("TCP/UDP listeners, socket modes, leaked tabs, debugger attachments, sockets, processes, secrets",
+            f"{', '.join(checks_failed) or 'none'} ({data.get('listener_samples')} samples; {masked} secrets masked "
+            f"in answers, buffers and {data.get('notifications')} notifications)", "n/a ⁵", "n/a ⁵", "none",
+            met(not checks_failed)),
         "",
         "⁵ Not run for the peers: bench/soak.py drives tabsight only, eight `tabsight mcp` sharing one browser.",
         "",
@@ -394,7 +402,7 @@ SECTIONS = {
         memory_section,
     ),
     "soak": (
-        "Eight MCP clients at once",
+        "Eight MCP clients at once, through a browser restart and a host kill -9",
         ("Eight SDK clients, each with its own `tabsight mcp`, make mixed calls (observe, screenshots with and "
          "without `url`, annotated screenshots, interactions, `execute`) through one shared browser."),
         soak_section,
