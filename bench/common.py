@@ -24,7 +24,7 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
-from processes import alive, descendants, parent, rss_kb
+from processes import alive, descendants, parent, pss_kb, rss_kb
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -225,15 +225,6 @@ def child_pids() -> set[int]:
     """This process's children now (the SDK client starts a server as one)."""
     me = os.getpid()
     return {pid for pid in descendants(me) if parent(pid) == me}
-
-
-def pss_kb(pid: int) -> int | None:
-    """Proportional set size in kB (shared pages divided among their users), or None if unreadable."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as rollup:
-            return next(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
-    except (OSError, StopIteration):
-        return None
 
 
 def mb(kb: int | None) -> float | None:

@@ -88,13 +88,23 @@ def inet_listeners(pids: set[int]) -> list[str]:
     return found
 
 
-def rss_kb(pid: int) -> int | None:
-    """VmRSS of a process in kB, or None when it is gone."""
+def _kb(path: str, field: str) -> int | None:
+    """A ``Field:  N kB`` line of a /proc file, or None when the process is gone."""
     try:
-        with open(f"/proc/{pid}/status") as status:
-            return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+        with open(path) as lines:
+            return next(int(line.split()[1]) for line in lines if line.startswith(field))
     except (OSError, StopIteration):
         return None
+
+
+def rss_kb(pid: int) -> int | None:
+    """Resident set size in kB."""
+    return _kb(f"/proc/{pid}/status", "VmRSS:")
+
+
+def pss_kb(pid: int) -> int | None:
+    """Proportional set size in kB (shared pages divided among their users)."""
+    return _kb(f"/proc/{pid}/smaps_rollup", "Pss:")
 
 
 def parent(pid: int) -> int | None:

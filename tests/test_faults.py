@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import time
+from contextlib import asynccontextmanager
 
 import anyio
 import pytest
@@ -22,14 +23,20 @@ def host_pids(runtime) -> list[int]:
     return [int(p.stem.split("-")[1]) for p in runtime.glob("host-*.sock")]
 
 
-async def test_host_killed_mid_request_errors_then_session_recovers(tmp_path, site):
+@asynccontextmanager
+async def on_a_browser_of_its_own(tmp_path, url: str):
+    """A client whose front starts a browser in a private runtime folder, on ``url``; and that browser's host."""
     runtime = tmp_path / "rt"
     runtime.mkdir(mode=0o700)
     async with mcp_client(front_env(TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
-        first = await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html")})
+        first = await client.call_tool("interact", {"action": "navigate", "url": url})
         assert not first.is_error, first.content[0].text
         (host,) = host_pids(runtime)
+        yield client, runtime, host
 
+
+async def test_host_killed_mid_request_errors_then_session_recovers(tmp_path, site):
+    async with on_a_browser_of_its_own(tmp_path, site.url("/index.html")) as (client, runtime, host):
         async def kill_soon():
             await anyio.sleep(0.5)
             os.kill(host, signal.SIGKILL)
@@ -87,12 +94,7 @@ async def test_client_leaving_mid_request_leaves_nothing_behind(browser, site):
 
 
 async def test_after_a_browser_restart_the_lost_tab_is_named_once_then_work_goes_on(tmp_path, site):
-    runtime = tmp_path / "rt"
-    runtime.mkdir(mode=0o700)
-    async with mcp_client(front_env(TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
-        first = await client.call_tool("interact", {"action": "navigate", "url": site.url("/form.html")})
-        assert not first.is_error, first.content[0].text
-        (host,) = host_pids(runtime)
+    async with on_a_browser_of_its_own(tmp_path, site.url("/form.html")) as (client, runtime, host):
         os.kill(parent(host), signal.SIGTERM)  # the user quits the browser
         assert await asyncio.to_thread(wait_until, lambda: not alive(host), 15)
 
