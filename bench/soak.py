@@ -82,6 +82,8 @@ from processes import (
 MIX = {"observe": 12, "telemetry": 8, "screenshot": 20, "screenshot_url": 8, "annotate": 14, "interact": 28,
        "execute": 10}
 RESTART_AT, KILL_AT = 0.25, 0.5
+#: kinds of call that may succeed without the client's tab (see Soak.outage_windows)
+NOT_ON_THE_TAB = {"setup", "telemetry", "screenshot_url"}
 MEMORY_AT = (0.2, 0.6, 0.8, 1.0)
 #: a call with no answer after this long is counted unanswered (every tool's own timeouts are shorter)
 CALL_DEADLINE = 150.0
@@ -416,13 +418,17 @@ class Soak:
     # -- the report --------------------------------------------------------------
 
     def outage_windows(self) -> list[tuple[float, float]]:
-        """From each fault until every client has had a good answer to a call started after it."""
+        """From each fault until every client has had a good answer, started after it, to a call on its tab.
+
+        Only calls on the tab count: listing tabs, reading alerts or screenshotting a URL can succeed while
+        the client's tab is gone with the old browser, and the client learns that on its next tab call.
+        """
         windows = []
         for fault in self.findings.faults:
             recovered = fault["t"]
             for index in range(self.config.clients):
-                firsts = [o.started + o.seconds for o in self.outcomes
-                          if o.client == index and o.status == "ok" and o.started >= fault["t"]]
+                firsts = [o.started + o.seconds for o in self.outcomes if o.client == index and o.status == "ok"
+                          and o.started >= fault["t"] and o.kind not in NOT_ON_THE_TAB]
                 recovered = max(recovered, min(firsts, default=float("inf")))
             fault["recovered_s"] = round(recovered - fault["t"], 1)
             windows.append((fault["t"], recovered))
