@@ -10,8 +10,10 @@ which makes that host end the browser when its last front has gone.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -22,6 +24,8 @@ from pathlib import Path
 from .. import NATIVE_HOST_NAME
 from ..install.manifest import write_launcher, write_manifest
 from ..paths import extension_dir, runtime_dir
+
+log = logging.getLogger("tabsight.front")
 
 CANDIDATES = (
     "chromium",
@@ -49,6 +53,10 @@ BASE_FLAGS = (
     # bounds mostly off-screen, which would cap the viewports we can set.
     "--screen-info={3840x2160}",
 )
+
+
+#: the embedded browsers' temporary profiles are folders named so in the temp folder
+PROFILE_PREFIX = "tabsight-profile-"
 
 
 class LaunchError(Exception):
@@ -112,10 +120,56 @@ def _write_native_host(profile: Path) -> None:
     write_manifest(hosts / f"{NATIVE_HOST_NAME}.json", write_launcher(profile))
 
 
+def sweep_stale_profiles(min_age: float = 60.0) -> list[Path]:
+    """Remove the temporary profiles of embedded browsers that are gone; the paths removed.
+
+    The front that started a browser, or else its host, removes the profile
+    when the browser ends; when both were killed with it (SIGKILL, a crash,
+    a power cut), nobody is left to, and the profile would stay in the temp
+    folder for good. A running Chromium keeps a ``SingletonLock`` symlink
+    ("hostname-pid") in its profile: a profile of ours whose lock names a
+    process of this machine that is gone, or that has no lock a minute after
+    it was made (a browser that never started), is left over.
+    """
+    if os.name != "posix":
+        return []  # os.kill(pid, 0) would end the process on Windows; the front is POSIX-only today
+    removed = []
+    now, me = time.time(), socket.gethostname()
+    for profile in Path(tempfile.gettempdir()).glob(f"{PROFILE_PREFIX}*"):
+        try:
+            info = profile.lstat()
+            if not profile.is_dir() or info.st_uid != os.getuid() or now - info.st_mtime < min_age:
+                continue
+            lock = os.readlink(profile / "SingletonLock")
+        except FileNotFoundError:
+            lock = None
+        except OSError:
+            continue
+        if lock is not None:
+            host, _, pid = lock.rpartition("-")
+            if host != me or not pid.isdigit() or _running(int(pid)):
+                continue
+        shutil.rmtree(profile, ignore_errors=True)
+        removed.append(profile)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive
+    return True
+
+
 def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
     """Start the embedded browser; its host appears in the runtime folder shortly after."""
     executable = find_browser()
-    profile = Path(tempfile.mkdtemp(prefix="tabsight-profile-"))
+    for stale in sweep_stale_profiles():
+        log.info("removed the profile of an embedded browser that is gone: %s", stale)
+    profile = Path(tempfile.mkdtemp(prefix=PROFILE_PREFIX))
     _write_native_host(profile)
     extension = str(extension_dir())
     args = [executable, *BASE_FLAGS, f"--user-data-dir={profile}", f"--load-extension={extension}",
@@ -132,14 +186,13 @@ def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
         TABSIGHT_EMBEDDED_PROFILE=str(profile),
         TABSIGHT_RUNTIME_DIR=str(runtime_dir()),
     )
-    log = open(profile / "browser.log", "wb")
     try:
-        process = subprocess.Popen(
-            args, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
+        with open(profile / "browser.log", "wb") as browser_log:
+            process = subprocess.Popen(
+                args, env=env, stdin=subprocess.DEVNULL, stdout=browser_log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
     except OSError as exc:
         shutil.rmtree(profile, ignore_errors=True)
         raise LaunchError(f"Failed to launch browser: {executable}: {exc}") from None
-    finally:
-        log.close()
     return EmbeddedBrowser(process, profile, token)
