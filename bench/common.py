@@ -24,7 +24,7 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
-from processes import alive, descendants, parent, pss_kb, rss_kb
+from processes import alive, descendants, host_pids, parent, pss_kb, rss_kb
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -248,8 +248,7 @@ def tree_memory(pid: int) -> dict:
 
 def host_pid(runtime: Path) -> int | None:
     """The pid of the tabsight host serving a private runtime folder (its socket is host-PID.sock)."""
-    sockets = sorted(runtime.glob("host-*.sock"))
-    return int(sockets[0].stem.removeprefix("host-")) if sockets else None
+    return next(iter(host_pids(runtime)), None)
 
 
 async def wait_gone(pids: list[int], timeout: float) -> list[int]:

@@ -97,6 +97,20 @@ def _kb(path: str, field: str) -> int | None:
         return None
 
 
+def host_pids(runtime: Path) -> list[int]:
+    """The pids of the hosts serving a runtime folder (each listens on host-PID.sock; a killed one's
+    socket stays until a front prunes it)."""
+    return sorted(int(path.stem.removeprefix("host-")) for path in runtime.glob("host-*.sock"))
+
+
+def front_pids(runtime: Path | None = None) -> set[int]:
+    """This process's descendants that run `tabsight mcp` (an SDK client starts one per connection);
+    with ``runtime``, only those using that runtime folder."""
+    marker = f"TABSIGHT_RUNTIME_DIR={runtime}".encode() if runtime else b""
+    return {pid for pid in descendants(os.getpid())
+            if command_line(pid)[1:4] == ["-m", "tabsight", "mcp"] and marker in environ(pid)}
+
+
 def rss_kb(pid: int) -> int | None:
     """Resident set size in kB."""
     return _kb(f"/proc/{pid}/status", "VmRSS:")

@@ -73,6 +73,8 @@ from processes import (
     command_line,
     descendants,
     environ,
+    front_pids,
+    host_pids,
     inet_listeners,
     parent,
     rss_kb,
@@ -177,16 +179,14 @@ class Chain:
 
     def __init__(self, runtime: Path) -> None:
         self.runtime = runtime
-        self.marker = f"TABSIGHT_RUNTIME_DIR={runtime}".encode()
         self.seen: set[int] = set()
         self.profiles: set[str] = set()
 
     def hosts(self) -> list[int]:
-        return [int(path.stem.split("-")[1]) for path in self.runtime.glob("host-*.sock")]
+        return host_pids(self.runtime)
 
     def fronts(self) -> list[int]:
-        return sorted(pid for pid in descendants(os.getpid()) if command_line(pid)[1:4] == ["-m", "tabsight", "mcp"]
-                      and self.marker in environ(pid))
+        return sorted(front_pids(self.runtime))
 
     def browser_of(self, host: int) -> int | None:
         browser = parent(host)

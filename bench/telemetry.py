@@ -59,7 +59,6 @@ import anyio
 from common import (
     CHROMIUM,
     Failed,
-    child_pids,
     describe,
     mb,
     percentile,
@@ -71,7 +70,7 @@ from common import (
 )
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from processes import command_line, rss_kb
+from processes import front_pids, rss_kb
 
 #: ms between the latency page's errors: just over the 1 s throttle
 EVERY_MS = 1100
@@ -145,11 +144,6 @@ async def call(client: Client, tool: str, arguments: dict) -> dict:
     if result.is_error:
         raise Failed(f"{tool} {arguments} failed: {text_of(result)[:300]}")
     return json.loads(text_of(result))
-
-
-def front_pids() -> set[int]:
-    """This process's `tabsight mcp` children (the SDK client starts them directly)."""
-    return {pid for pid in child_pids() if {"tabsight", "mcp"} <= set(command_line(pid))}
 
 
 class Heard:

@@ -13,14 +13,10 @@ import anyio
 import pytest
 
 from conftest import front_env, mcp_client
-from processes import alive, parent, wait_until
+from processes import alive, host_pids, parent, wait_until
 from tabsight.front.browsers import Browsers
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
-
-
-def host_pids(runtime) -> list[int]:
-    return [int(p.stem.split("-")[1]) for p in runtime.glob("host-*.sock")]
 
 
 @asynccontextmanager

@@ -11,7 +11,7 @@ import tempfile
 import pytest
 
 from conftest import front_env, mcp_client
-from processes import descendants, inet_listeners
+from processes import descendants, front_pids, inet_listeners
 from tabsight import PROTOCOL_VERSION, __version__
 from tabsight.paths import extension_origin
 from tabsight.protocol.framing import encode
@@ -22,11 +22,6 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 def chain_pids(browser) -> set[int]:
     """The embedded browser and everything below it (the host is its child)."""
     return descendants(browser.browser_pid)
-
-
-def front_pids() -> set[int]:
-    own = descendants(os.getpid()) - {os.getpid()}
-    return {pid for pid in own if b"tabsight" in open(f"/proc/{pid}/cmdline", "rb").read()}
 
 
 async def test_no_process_of_the_chain_listens_on_tcp_or_udp(browser, site):

@@ -14,6 +14,7 @@ import pytest
 from mcp.client.stdio import stdio_client
 
 from conftest import front_env, front_params, mcp_client
+from processes import rss_kb
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -200,7 +201,7 @@ async def test_a_flood_is_capped_and_bounded(browser, site):
     heard = Notifications()
     _link, tab_id = browser.call(browser.browsers.tab())
     host_pid = browser.link.hello.pid
-    rss_before = _rss_kb(host_pid)
+    rss_before = rss_kb(host_pid)
     async with mcp_client(mode="legacy", logging_callback=heard) as client:
         await client.call_tool(
             "configure", {"action": "streaming", "streaming_action": "enable", "events": ["errors"], "throttle_seconds": 1}
@@ -217,12 +218,7 @@ async def test_a_flood_is_capped_and_bounded(browser, site):
         assert all(n["category"] == "batch" and len(n["alerts"]) <= 100 for n in heard.received[1:])
     logs = browser.call(browser.link.request("telemetry.query", {"what": "logs", "tab_id": tab_id, "limit": 200}))
     assert len(logs["items"]) + logs["omitted"] == 300  # the flood filled the ring buffer, and no more
-    assert _rss_kb(host_pid) - rss_before < 20_000, "the host's memory grew with the flood"
-
-
-def _rss_kb(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    assert rss_kb(host_pid) - rss_before < 20_000, "the host's memory grew with the flood"
 
 
 async def test_two_sessions_get_their_own_streams(browser, site):
