@@ -1,32 +1,38 @@
-"""Shared by the benchmarks: the local page and its server, percentiles, how each MCP server
-is started, the calls that screenshot a URL on each, how a failed call is reported, and the
-processes and memory of a server started fresh."""
+"""Shared by the benchmarks: the peers (Playwright MCP, Chrome DevTools MCP) and how each is
+started, the calls that screenshot a URL on each server, how a failed call is reported, and the
+processes and memory of a server started fresh.
+
+Every bench script imports this module first: it puts tests/ on sys.path, so that the scripts reach
+the code they share with the test suite (tests/harness). What this module takes from there (the
+page and its server, the workspace, `tabsight mcp`, Failed, text_of, percentile) the scripts import
+from here too."""
 
 from __future__ import annotations
 
 import argparse
 import base64
 import os
-import shutil
 import signal
 import sys
-import tempfile
-import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
-from processes import alive, descendants, host_pids, parent, pss_kb, rss_kb
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+TESTS = str(Path(__file__).resolve().parent.parent / "tests")
+if TESTS not in sys.path:
+    sys.path.insert(0, TESTS)
+
+# after tests/ is on sys.path; percentile, serve and workspace are here for the scripts
+from harness.calls import Failed, percentile, text_of  # noqa: E402, F401
+from harness.processes import alive, descendants, host_pids, parent, pss_kb, rss_kb  # noqa: E402
+from harness.servers import CHROMIUM, serve, tabsight_server, workspace  # noqa: E402, F401
 
 #: where the peers are looked for; a script skips a peer that is missing
 PEERS = Path("/tmp/peers/node_modules")
@@ -38,40 +44,6 @@ TABSIGHT = "tabsight"
 PLAYWRIGHT = "Playwright MCP"
 DEVTOOLS = "Chrome DevTools MCP"
 
-PAGE = """<!doctype html><html><head><title>bench page</title></head>
-<body style="font-family:sans-serif;background:linear-gradient(#fff,#9cf)">
-<h1>Benchmark page</h1>""" + "".join(f"<p>Paragraph {i} with <a href='#{i}'>a link</a> and <button>button {i}</button></p>" for i in range(40)) + "</body></html>"
-
-
-def serve(directory: Path) -> ThreadingHTTPServer:
-    """Serve PAGE as index.html on 127.0.0.1 (any free port) from a background thread."""
-    (directory / "index.html").write_text(PAGE)
-    class QuietHandler(SimpleHTTPRequestHandler):
-        def log_message(self, *args) -> None:
-            pass
-
-    class QuietServer(ThreadingHTTPServer):
-        def handle_error(self, request, client_address) -> None:
-            pass  # a tab closed mid-response (a broken pipe) is the browser's business, not a bench failure
-
-    server = QuietServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(directory)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def workspace() -> tuple[Path, Path]:
-    """A fresh folder for a run's pages and results, and in it a private (0700) runtime
-    folder, so tabsight never meets the user's browsers."""
-    workdir = Path(tempfile.mkdtemp(prefix="tabsight-bench-"))
-    runtime = workdir / "runtime"
-    runtime.mkdir(mode=0o700)
-    return workdir, runtime
-
 
 def use_in_process(runtime: Path, chromium: str) -> None:
     """For a bench that also opens links in-process: they read these from the environment,
@@ -79,15 +51,6 @@ def use_in_process(runtime: Path, chromium: str) -> None:
     os.environ["TABSIGHT_RUNTIME_DIR"] = str(runtime)
     os.environ["TABSIGHT_CHROMIUM"] = chromium
     os.environ.pop("TABSIGHT_BROWSER", None)
-
-
-def tabsight_server(runtime: Path, chromium: str, linger: float | None = None) -> StdioServerParameters:
-    """`tabsight mcp` with its embedded headless Chromium; runtime is a private (0700) directory.
-    linger: seconds the browser outlives its last client (TABSIGHT_EMBEDDED_LINGER, default 2)."""
-    env = dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_CHROMIUM=chromium)
-    if linger is not None:
-        env["TABSIGHT_EMBEDDED_LINGER"] = str(linger)
-    return StdioServerParameters(command=sys.executable, args=["-m", "tabsight", "mcp"], env=env)
 
 
 def playwright_server(cli: str, chromium: str, output_dir: Path, viewport: str = "1280x720") -> StdioServerParameters:
@@ -118,10 +81,6 @@ def peer_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chromium", default=CHROMIUM)
 
 
-class Failed(Exception):
-    """A call or sample that errored or whose answer was not what the bench expects."""
-
-
 def describe(error: BaseException) -> str:
     """An error as the table reports it (the first of an ExceptionGroup from the client's task group)."""
     while getattr(error, "exceptions", None):
@@ -138,11 +97,6 @@ def failure_notes(results: dict[str, dict]) -> list[str]:
         elif r.get("first_error"):
             notes.append(f"\n{name}, first failure: {r['first_error'][:500]}")
     return notes
-
-
-def text_of(result: CallToolResult) -> str:
-    """The text blocks of a tool result, one per line."""
-    return "\n".join(block.text for block in result.content if block.type == "text")
 
 
 # -- a screenshot of a URL: everything an agent does to see a page it has not loaded yet ------------
@@ -189,7 +143,7 @@ def image_of(results: list[CallToolResult]) -> bytes:
 
 @dataclass
 class UrlServer:
-    """One MCP server as coldstart.py and memory.py run it: started afresh for every run."""
+    """One MCP server as coldstart_bench.py and memory_bench.py run it: started afresh for every run."""
 
     name: str
     #: its parameters, given a fresh private runtime folder (only tabsight uses it)

@@ -3,14 +3,15 @@
     .venv/bin/python bench/run.py [--only NAME ...] [--report-only] [--quick]
         [--playwright-mcp PATH/TO/cli.js] [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
 
-Runs, in turn, bench/screenshot.py, screenshot_url.py, annotate.py,
-telemetry.py, coldstart.py, memory.py and soak.py (each with the arguments in
-SCRIPTS, the peers' paths and --chromium), showing their output as it comes
+Runs, in turn, bench/screenshot_bench.py, screenshot_url_bench.py,
+annotate_bench.py, telemetry_bench.py, coldstart_bench.py, memory_bench.py and
+soak_bench.py (NAME_bench.py for each NAME in SCRIPTS, with its arguments
+there, the peers' paths and --chromium), showing their output as it comes
 and keeping it in bench/results/NAME.log. A script's results file is deleted
 before it runs, so a script that fails leaves no figures behind; its section
 of the report then says it failed. Then it reads bench/results/*.json and
 writes docs/benchmarks.md: the machine, the date, one table per measure with
-tabsight beside Playwright MCP and Chrome DevTools MCP, DESIGN.md §7's target
+tabsight beside Playwright MCP and Chrome DevTools MCP, docs/design.md §7's target
 beside each row and whether it was met, and the command that reproduces it.
 Every figure in the report comes from a results file.
 
@@ -37,9 +38,9 @@ from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
-import annotate
-import screenshot
-import telemetry
+import annotate_bench
+import screenshot_bench
+import telemetry_bench
 from common import (
     DEVTOOLS,
     PEERS_INSTALL,
@@ -54,7 +55,8 @@ RESULTS = BENCH / "results"
 REPORT = ROOT / "docs" / "benchmarks.md"
 COMMAND = ".venv/bin/python bench/run.py"
 
-#: name: (arguments of the full run, of --quick, whether it takes the peers' paths)
+#: name (of the script bench/NAME_bench.py, its results and its log): (arguments of the full run, of --quick,
+#: whether it takes the peers' paths)
 SCRIPTS = {
     "screenshot": (["--calls", "50"], ["--calls", "5"], True),
     "screenshot_url": (["--calls", "30"], ["--calls", "3"], True),
@@ -71,9 +73,9 @@ SCRIPTS = {
 
 
 def run_script(name: str, args: list[str]) -> dict:
-    """Run bench/NAME.py, echoing and logging its output; what the report says about the run."""
+    """Run bench/NAME_bench.py, echoing and logging its output; what the report says about the run."""
     (RESULTS / f"{name}.json").unlink(missing_ok=True)
-    command = [sys.executable, str(BENCH / f"{name}.py"), *args]
+    command = [sys.executable, str(BENCH / f"{name}_bench.py"), *args]
     print(f"\n== {name}: {' '.join(command[1:])}", flush=True)
     started, date = time.monotonic(), datetime.now(timezone.utc).isoformat(timespec="seconds")
     tail: list[str] = []
@@ -86,7 +88,7 @@ def run_script(name: str, args: list[str]) -> dict:
             tail = [*tail[-9:], line.rstrip()]
         code = process.wait()
     return {
-        "command": f".venv/bin/python bench/{name}.py {' '.join(args)}".strip(),
+        "command": f".venv/bin/python bench/{name}_bench.py {' '.join(args)}".strip(),
         "started": date,
         "duration_s": round(time.monotonic() - started),
         "exit_code": code,
@@ -167,7 +169,7 @@ def row(*cells: object) -> str:
 
 
 HEADER = [
-    "| | tabsight | Playwright MCP | Chrome DevTools MCP | DESIGN §7 target | met? |",
+    "| | tabsight | Playwright MCP | Chrome DevTools MCP | docs/design.md §7 target | met? |",
     "|---|---|---|---|---|---|",
 ]
 
@@ -182,8 +184,8 @@ def screenshot_section(data: dict) -> list[str]:
         ratio = (ours["p50_ms"] / theirs["p50_ms"]) if ours and theirs and "p50_ms" in ours and "p50_ms" in theirs else None
         lines.append(row(
             f"p50, {cadence}", ms(ours), ms(theirs), ms(devtools),
-            f"tabsight ≤ {screenshot.TARGET_RATIO} × Playwright MCP",
-            f"{met(ratio <= screenshot.TARGET_RATIO)} ({ratio:.2f} ×)" if ratio is not None else "",
+            f"tabsight ≤ {screenshot_bench.TARGET_RATIO} × Playwright MCP",
+            f"{met(ratio <= screenshot_bench.TARGET_RATIO)} ({ratio:.2f} ×)" if ratio is not None else "",
         ))
     sizes = [data.get(f"{name}, back to back", {}).get("image_bytes") for name in
              ("tabsight screenshot", "playwright-mcp take_screenshot", "chrome-devtools-mcp take_screenshot")]
@@ -192,7 +194,7 @@ def screenshot_section(data: dict) -> list[str]:
 
 
 def screenshot_url_section(data: dict) -> list[str]:
-    from screenshot_url import BASELINE
+    from screenshot_url_bench import BASELINE
 
     ours = data.get(BASELINE)
     idle = data.get("tabsight screenshot(url), waitForNetworkIdle=true")
@@ -213,17 +215,17 @@ def annotate_section(data: dict) -> list[str]:
     results = data.get("results", {})
     targets = data.get("targets_p50_ms", {})
     lines = list(HEADER)
-    for name, label in ((annotate.E2E, "annotated screenshot, end to end, p50"),
-                        (annotate.DISCOVERY, "element discovery (in-process), p50"),
-                        (annotate.DRAWING, "drawing the labels, p50"),
-                        (annotate.CAPTURE_ROW, "capture (in-process, for context), p50"),
-                        (annotate.ENCODING, "JPEG encoding of the result, p50")):
+    for name, label in ((annotate_bench.E2E, "annotated screenshot, end to end, p50"),
+                        (annotate_bench.DISCOVERY, "element discovery (in-process), p50"),
+                        (annotate_bench.DRAWING, "drawing the labels, p50"),
+                        (annotate_bench.CAPTURE_ROW, "capture (in-process, for context), p50"),
+                        (annotate_bench.ENCODING, "JPEG encoding of the result, p50")):
         r = results.get(name)
         target = targets.get(name)
         ok = r["p50_ms"] < target if target and r and "p50_ms" in r else None
         lines.append(row(label, ms(r), "n/a ²", "n/a ²", f"p50 < {target} ms" if target else "none", met(ok)))
-    e2e = results.get(annotate.E2E) or {}
-    snapshots = [results.get(annotate.PLAYWRIGHT), results.get(annotate.DEVTOOLS)]
+    e2e = results.get(annotate_bench.E2E) or {}
+    snapshots = [results.get(annotate_bench.PLAYWRIGHT), results.get(annotate_bench.DEVTOOLS)]
     lines.append(row("text snapshot (`browser_snapshot` / `take_snapshot`), p50", "n/a ²", *(ms(r) for r in snapshots),
                      "none", ""))
     sizes = [f"{e2e['response_kB']} kB (image + text)" if "response_kB" in e2e else ""]
@@ -248,18 +250,19 @@ def telemetry_section(data: dict) -> list[str]:
     value = (f"p50 {latency['p50_ms']} ms, p99 {p99} ms ({latency['timed']} timed of {latency['events']}, "
              f"{latency['missed']} missed)" if p99 is not None else ms(latency))
     lines = [*HEADER, row("alert latency, console.error to notifications/message", value, "n/a ³", "n/a ³",
-                          f"p99 < {telemetry.TARGET_P99_MS} ms", met(p99 < telemetry.TARGET_P99_MS if p99 is not None else None))]
+                          f"p99 < {telemetry_bench.TARGET_P99_MS} ms",
+                          met(p99 < telemetry_bench.TARGET_P99_MS if p99 is not None else None))]
     if "host_rss_peak_mb" in flood:
         peak = flood["host_rss_peak_mb"]
         lines.append(row(
             f"host RSS during a flood of {flood['produced_by_pages']:,} console errors, peak",
             f"{peak} MB (before {flood['host_rss_before_mb']}, after {flood['host_rss_after_mb']}; "
             f"{flood['ingested_by_host']:,} ingested, {flood['relay_dropped']:,} dropped)",
-            "n/a ⁴", "n/a ⁴", f"host < {telemetry.TARGET_RSS_MB} MB", met(peak < telemetry.TARGET_RSS_MB),
+            "n/a ⁴", "n/a ⁴", f"host < {telemetry_bench.TARGET_RSS_MB} MB", met(peak < telemetry_bench.TARGET_RSS_MB),
         ))
     else:
         lines.append(row("host RSS during a flood of console errors", ms(flood), "n/a ⁴", "n/a ⁴",
-                         f"host < {telemetry.TARGET_RSS_MB} MB", ""))
+                         f"host < {telemetry_bench.TARGET_RSS_MB} MB", ""))
     lines += [
         "",
         ("³ Neither peer sends browser events to the client as MCP notifications; console messages are read "
@@ -356,11 +359,11 @@ def soak_section(data: dict) -> list[str]:
             f"in answers, buffers and {data.get('notifications')} notifications)", "n/a ⁵", "n/a ⁵", "none",
             met(not checks_failed)),
         "",
-        "⁵ Not run for the peers: bench/soak.py drives tabsight only, eight `tabsight mcp` sharing one browser.",
+        "⁵ Not run for the peers: bench/soak_bench.py drives tabsight only, eight `tabsight mcp` sharing one browser.",
         "",
         ("Faults injected (browser restart, host kill -9). " if config.get("faults") else "No faults injected. ")
-        + "The script's docstring lists every check (answers right, listeners, leaks, secrets); its exit code says "
-        "whether all passed.",
+        + "The soak's docstring (tests/harness/soak.py) lists every check (answers right, listeners, leaks, "
+        "secrets); the script's exit code says whether all passed.",
     ]
     return lines
 

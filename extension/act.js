@@ -7,7 +7,7 @@
 // view, a point on it that nothing covers).
 
 import { send, withDebugger } from './cdp.js';
-import { TabsightError, badRequest } from './errors.js';
+import { Code, TabsightError, badRequest } from './errors.js';
 import { currentDocument, inPage, runInPage } from './inpage-call.js';
 import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { tabUrl } from './restricted.js';
@@ -37,7 +37,7 @@ export async function act(params, signal) {
   const point = pointParam(params);
   const expected = optionalStringParam(params, 'document');
   if (expected && (await currentDocument(tabId)) !== expected) {
-    throw new TabsightError('stale_label', 'the page has changed since the annotation');
+    throw new TabsightError(Code.STALE_LABEL, 'the page has changed since the annotation');
   }
   const before = await chrome.tabs.get(tabId);
   const documentBefore = await inPage(tabId, 'watch');
@@ -234,13 +234,13 @@ export async function waitFor(params, signal) {
     try {
       state = await inPage(tabId, 'present', { selector, text });
     } catch (err) {
-      if (err.code === 'restricted_page') throw err; // anything else: a navigation in progress; look again
+      if (err.code === Code.RESTRICTED_PAGE) throw err; // anything else: a navigation in progress; look again
     }
-    if (state.error) throw new TabsightError('bad_request', state.message);
+    if (state.error) throw new TabsightError(Code.BAD_REQUEST, state.message);
     const waited = Math.round(performance.now() - started);
     if (state.present) return { found: selector ? { selector } : { text }, waited_ms: waited };
     if (waited >= timeoutMs) {
-      throw new TabsightError('timeout', `wait_for timed out after ${timeoutMs} ms: ` +
+      throw new TabsightError(Code.TIMEOUT, `wait_for timed out after ${timeoutMs} ms: ` +
         (selector ? `no visible element matches ${selector}` : `the text ${JSON.stringify(text)} is not on the page`));
     }
     await sleep(100, signal);

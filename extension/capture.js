@@ -11,7 +11,7 @@
 // than a vision model accepts (region.js).
 
 import { withDebugger, send } from './cdp.js';
-import { TabsightError } from './errors.js';
+import { Code, TabsightError } from './errors.js';
 import { boolParam, enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { documentRegion, elementRegion, tiles } from './region.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
@@ -47,7 +47,7 @@ export async function captureTab(params, signal) {
   const options = captureOptions(params);
   let tab = await settledTab(tabId, signal);
   if (isRestrictedUrl(tabUrl(tab))) {
-    throw new TabsightError('restricted_page', 'Cannot capture screenshots of browser internal pages');
+    throw new TabsightError(Code.RESTRICTED_PAGE, 'Cannot capture screenshots of browser internal pages');
   }
 
   const metrics = readViewportMetrics(tabId);
@@ -71,7 +71,7 @@ export async function captureTab(params, signal) {
       try {
         data = await withDebugger(tabId, () => debuggerShot(tabId, options, null, signal));
       } catch (err) {
-        if (attempt >= CDP_ATTEMPTS || err.code === 'cancelled') throw err;
+        if (attempt >= CDP_ATTEMPTS || err.code === Code.CANCELLED) throw err;
         tab = await settledTab(tabId, signal);
       }
     }
@@ -199,7 +199,7 @@ export async function debuggerShot(tabId, { format, quality }, clip, signal) {
     return data;
   } catch (err) {
     if (signal.aborted) throw err;
-    throw new TabsightError('capture_failed', `Page.captureScreenshot failed: ${err.message}`);
+    throw new TabsightError(Code.CAPTURE_FAILED, `Page.captureScreenshot failed: ${err.message}`);
   } finally {
     clearTimeout(timer);
   }

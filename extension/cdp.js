@@ -5,9 +5,9 @@
 // so users of a tab share one attachment, counted, and the last one out
 // detaches.
 
-import { TabsightError } from './errors.js';
+import { Code, TabsightError } from './errors.js';
 
-const PROTOCOL_VERSION = '1.3';
+const CDP_VERSION = '1.3';
 
 // tabId -> { users, attached: Promise<void>, detached: Promise<void> | null, idleTimer }
 const attachments = new Map();
@@ -89,7 +89,7 @@ function detachIdle(tabId, entry) {
 
 async function attach(tabId) {
   try {
-    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+    await chrome.debugger.attach({ tabId }, CDP_VERSION);
   } catch (err) {
     if (!/already attached/i.test(err.message)) throw err;
     // Either DevTools (or another extension) holds the tab, or an attachment
@@ -98,10 +98,10 @@ async function attach(tabId) {
     try {
       await chrome.debugger.detach({ tabId });
     } catch {
-      throw new TabsightError('capture_failed',
+      throw new TabsightError(Code.CAPTURE_FAILED,
         `Cannot attach the debugger to tab ${tabId}: another debugger is attached (DevTools open?)`);
     }
-    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+    await chrome.debugger.attach({ tabId }, CDP_VERSION);
   }
 }
 

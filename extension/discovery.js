@@ -1,7 +1,7 @@
 // The `elements.find` method: the elements an annotated screenshot labels
 // (discovery runs in the page: inpage.js `find`).
 
-import { badRequest } from './errors.js';
+import { Code, badRequest } from './errors.js';
 import { inPage, restrictedPage } from './inpage-call.js';
 import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
@@ -20,7 +20,7 @@ export async function findElements(params, signal) {
   if (isRestrictedUrl(tabUrl(tab))) throw restrictedPage(tab);
   signal.throwIfAborted();
   const found = await inPage(tabId, 'find', { target, selector, max });
-  if (found.error === 'invalid_selector') {
+  if (found.error === Code.INVALID_SELECTOR) {
     throw badRequest(`Invalid annotation_selector ${JSON.stringify(selector)}: ${found.message}; check the CSS selector syntax`);
   }
   return found;

@@ -1,5 +1,37 @@
-// Error codes of the wire protocol (docs/wire-protocol.md) and the mapping of
-// anything a handler throws onto them.
+// tabsight's error vocabulary: the codes of the wire protocol's error frames
+// (docs/wire-protocol.md), and the mapping of anything a handler throws onto
+// them. host/tabsight/errors.py defines the same codes under the same names,
+// with what an agent can do about each; a test keeps the two lists equal.
+
+export const Code = Object.freeze({
+  BAD_REQUEST: 'bad_request',
+  CANCELLED: 'cancelled',
+  TIMEOUT: 'timeout',
+  INTERNAL: 'internal',
+  NO_TAB: 'no_tab',
+  TAB_GONE: 'tab_gone',
+  RESTRICTED_PAGE: 'restricted_page',
+  NAVIGATION_FAILED: 'navigation_failed',
+  NAVIGATION_TIMEOUT: 'navigation_timeout',
+  CAPTURE_FAILED: 'capture_failed',
+  VIEWPORT_FAILED: 'viewport_failed',
+  ELEMENT_NOT_FOUND: 'element_not_found',
+  AMBIGUOUS_SELECTOR: 'ambiguous_selector',
+  INVALID_SELECTOR: 'invalid_selector',
+  ELEMENT_COVERED: 'element_covered',
+  ELEMENT_DISABLED: 'element_disabled',
+  ELEMENT_NOT_VISIBLE: 'element_not_visible',
+  STALE_LABEL: 'stale_label',
+  NO_BROWSER: 'no_browser',
+  LAUNCH_FAILED: 'launch_failed',
+  BAD_CONFIG: 'bad_config',
+  DISCONNECTED: 'disconnected',
+  BROWSER_CLOSED: 'browser_closed',
+  VERSION_MISMATCH: 'version_mismatch',
+  BAD_FRAME: 'bad_frame',
+  FRAME_TOO_LARGE: 'frame_too_large',
+  FORBIDDEN: 'forbidden',
+});
 
 export class TabsightError extends Error {
   constructor(code, message) {
@@ -10,7 +42,7 @@ export class TabsightError extends Error {
 }
 
 export function badRequest(message) {
-  return new TabsightError('bad_request', message);
+  return new TabsightError(Code.BAD_REQUEST, message);
 }
 
 // Turns any thrown value into the `{code, message}` of an `error` frame.
@@ -20,6 +52,6 @@ export function toWireError(err) {
   if (err instanceof TabsightError) return { code: err.code, message: err.message };
   const message = err instanceof Error ? err.message : String(err);
   const noTab = /No tab with id:? (-?\d+)/.exec(message);
-  if (noTab) return { code: 'no_tab', message: `No tab with id ${noTab[1]}` };
-  return { code: 'internal', message };
+  if (noTab) return { code: Code.NO_TAB, message: `No tab with id ${noTab[1]}` };
+  return { code: Code.INTERNAL, message };
 }

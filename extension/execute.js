@@ -10,9 +10,8 @@
 
 import { send, withDebugger } from './cdp.js';
 import { badRequest } from './errors.js';
+import { MAX_CDP_STEPS } from './limits.js';
 import { intParam, optionalStringParam, tabIdParam } from './params.js';
-
-const MAX_STEPS = 50;
 
 export async function execute(params, signal) {
   const tabId = tabIdParam(params);
@@ -44,8 +43,8 @@ export async function execute(params, signal) {
 
 function stepsParam(params) {
   const steps = params.cdp ?? [];
-  if (!Array.isArray(steps) || steps.length > MAX_STEPS) {
-    throw badRequest(`Invalid cdp: expected a list of at most ${MAX_STEPS} {method, params} steps`);
+  if (!Array.isArray(steps) || steps.length > MAX_CDP_STEPS) {
+    throw badRequest(`Invalid cdp: expected a list of at most ${MAX_CDP_STEPS} {method, params} steps`);
   }
   steps.forEach((step, index) => {
     if (typeof step?.method !== 'string' || !/^[A-Z][A-Za-z]*\.[a-zA-Z]+$/.test(step.method)) {

@@ -1,7 +1,7 @@
 // Calls into the page-side library (inpage.js), injecting it first into a
 // document that does not have it yet.
 
-import { TabsightError } from './errors.js';
+import { Code, TabsightError } from './errors.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 
 const LIBRARY = 'inpage.js';
@@ -45,9 +45,9 @@ export async function runInPage(tabId, injection) {
 // about:blank, error pages, file: without access).
 export function restrictedPage(tab) {
   if (isRestrictedUrl(tabUrl(tab))) {
-    return new TabsightError('restricted_page', 'Cannot capture screenshots of browser internal pages');
+    return new TabsightError(Code.RESTRICTED_PAGE, 'Cannot capture screenshots of browser internal pages');
   }
-  return new TabsightError('restricted_page',
+  return new TabsightError(Code.RESTRICTED_PAGE,
     `Cannot read the page at ${tabUrl(tab) || 'this tab'}: the browser does not let extensions script it; ` +
     'navigate the tab to a web page first');
 }

@@ -5,6 +5,8 @@
 // globalThis.__tabsight. A new document starts without it: its documentId is
 // how a label from an older page is recognised.
 
+// A classic script cannot import errors.js: the `error` values its functions
+// return are codes of that vocabulary, written out (a test checks each one).
 (() => {
   if (globalThis.__tabsight) return;
 

@@ -2,11 +2,11 @@
 // cancellation, events, and reconnection. Frames are those of
 // docs/wire-protocol.md; Chrome does the length-prefix framing.
 
-import { TabsightError, badRequest, toWireError } from './errors.js';
+import { Code, TabsightError, badRequest, toWireError } from './errors.js';
 import { getBrowserInfo, getProfileId } from './identity.js';
+import { PROTOCOL_VERSION } from './limits.js';
 
 const HOST_NAME = 'dev.tabsight.host';
-const PROTOCOL_VERSION = 1;
 const FIRST_RETRY_DELAY_MS = 100;
 const MAX_RETRY_DELAY_MS = 5000;
 
@@ -85,7 +85,7 @@ function dropPort(droppedPort) {
   // Nobody can receive these answers any more: stop the work and release
   // what it holds (debugger attachments, listeners).
   for (const controller of inFlight.values()) {
-    controller.abort(new TabsightError('cancelled', 'The native host disconnected'));
+    controller.abort(new TabsightError(Code.CANCELLED, 'The native host disconnected'));
   }
   inFlight.clear();
   if (!hostIncompatible) scheduleReconnect();
@@ -117,7 +117,7 @@ function onFrame(frame, framePort) {
         answerRequest(frame, framePort);
         break;
       case 'cancel':
-        inFlight.get(frame.id)?.abort(new TabsightError('cancelled', 'The request was cancelled'));
+        inFlight.get(frame.id)?.abort(new TabsightError(Code.CANCELLED, 'The request was cancelled'));
         break;
       case 'error':
         onHostError(frame);
@@ -148,13 +148,13 @@ function onHostHello(hello, helloPort) {
     `the extension speaks ${PROTOCOL_VERSION}; ${fix}`;
   console.warn(message);
   hostIncompatible = true;
-  post(helloPort, { kind: 'error', id: null, error: { code: 'version_mismatch', message } });
+  post(helloPort, { kind: 'error', id: null, error: { code: Code.VERSION_MISMATCH, message } });
   helloPort.disconnect();
   dropPort(helloPort); // disconnect() does not fire our own onDisconnect
 }
 
 function onHostError({ id, error }) {
-  if (error?.code === 'version_mismatch') {
+  if (error?.code === Code.VERSION_MISMATCH) {
     // The host closes right after; keep it from being relaunched in a loop.
     hostIncompatible = true;
     console.warn(`tabsight: ${error.message}`);

@@ -9,13 +9,11 @@
 import { debuggerShot, captureArea, captureOptions } from './capture.js';
 import { onEvent, send, withDebugger } from './cdp.js';
 import { sendCookies } from './cookies.js';
-import { TabsightError, badRequest } from './errors.js';
+import { Code, TabsightError, badRequest } from './errors.js';
 import { boolParam, intParam, optionalStringParam, urlParam } from './params.js';
+import { MAX_COOKIES, MAX_VIEWPORT, MIN_VIEWPORT } from './limits.js';
 import { tabUrl } from './restricted.js';
 
-const MIN_VIEWPORT = 200;
-const MAX_VIEWPORT = 4000;
-const MAX_COOKIES = 50;
 const NETWORK_IDLE_MS = 500;
 
 // Windows opened for a capture: not the user's, so not listed or reported.
@@ -143,7 +141,7 @@ async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
   });
   let timer;
   const timedOut = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new TabsightError('navigation_timeout',
+    timer = setTimeout(() => reject(new TabsightError(Code.NAVIGATION_TIMEOUT,
       `Navigation timeout of ${timeoutMs}ms exceeded`)), timeoutMs);
   });
   const aborted = new Promise((_, reject) => {
@@ -153,7 +151,7 @@ async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
   try {
     const navigation = await Promise.race([send(tabId, 'Page.navigate', { url }, signal), timedOut]);
     if (navigation.errorText) {
-      throw new TabsightError('navigation_failed', `${navigation.errorText} at ${url}`);
+      throw new TabsightError(Code.NAVIGATION_FAILED, `${navigation.errorText} at ${url}`);
     }
     if (!navigation.loaderId) return null; // same-document: nothing more will load
     loaderId = navigation.loaderId;

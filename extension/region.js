@@ -2,10 +2,8 @@
 // how to split it into tiles that a vision model accepts.
 
 import { send } from './cdp.js';
-import { TabsightError } from './errors.js';
-
-// Claude's vision input rejects images over 8000 px on a side.
-const MAX_TILE_PX = 8000;
+import { Code, TabsightError } from './errors.js';
+import { MAX_TILE_SIDE } from './limits.js';
 
 // The whole document, in CSS pixels from its top-left corner, at least as
 // wide as the viewport: the content size excludes a vertical scrollbar, and
@@ -33,14 +31,14 @@ export async function elementRegion(tabId, selector) {
       args: [selector],
     });
   } catch (err) {
-    throw new TabsightError('element_not_found',
+    throw new TabsightError(Code.ELEMENT_NOT_FOUND,
       `Element not found: ${selector} (the page cannot be scripted: ${err.message})`);
   }
   const found = injection?.result;
-  if (found?.invalid) throw new TabsightError('bad_request', `Invalid selector: ${selector} (${found.invalid})`);
-  if (!found) throw new TabsightError('element_not_found', `Element not found: ${selector}`);
+  if (found?.invalid) throw new TabsightError(Code.BAD_REQUEST, `Invalid selector: ${selector} (${found.invalid})`);
+  if (!found) throw new TabsightError(Code.ELEMENT_NOT_FOUND, `Element not found: ${selector}`);
   if (found.width < 1 || found.height < 1) {
-    throw new TabsightError('element_not_found',
+    throw new TabsightError(Code.ELEMENT_NOT_FOUND,
       `Element not visible: ${selector} (its box is ${found.width}x${found.height})`);
   }
   return found;
@@ -69,9 +67,9 @@ function locateElement(selector) {
 }
 
 // Splits a region into a grid of clips, row by row, none larger than
-// MAX_TILE_PX device pixels on a side at `scale` device pixels per CSS pixel.
+// MAX_TILE_SIDE device pixels on a side at `scale` device pixels per CSS pixel.
 export function tiles(region, scale) {
-  const step = Math.max(1, Math.floor(MAX_TILE_PX / scale));
+  const step = Math.max(1, Math.floor(MAX_TILE_SIDE / scale));
   const clips = [];
   for (let y = region.y; y < region.y + region.height; y += step) {
     for (let x = region.x; x < region.x + region.width; x += step) {

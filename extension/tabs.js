@@ -1,6 +1,6 @@
 // The `tabs.list` and `tab.navigate` methods.
 
-import { TabsightError } from './errors.js';
+import { Code, TabsightError } from './errors.js';
 import { ownedWindowIds } from './owned.js';
 import { intParam, tabIdParam, urlParam } from './params.js';
 import { tabUrl } from './restricted.js';
@@ -57,7 +57,7 @@ export async function navigateTab(params, signal) {
   if (new URL(url).protocol === 'data:') {
     // chrome.tabs.update accepts it, then Chrome drops the navigation without
     // any event: say so now rather than time out.
-    throw new TabsightError('navigation_failed',
+    throw new TabsightError(Code.NAVIGATION_FAILED,
       `Navigation to ${url} failed: Chrome does not let extensions open data: URLs in a tab`);
   }
   await chrome.tabs.get(tabId); // fail with no_tab before touching anything
@@ -82,7 +82,7 @@ async function startNavigation(tabId, url) {
     await chrome.tabs.update(tabId, { url });
   } catch (err) {
     if (/No tab with id/.test(err.message)) throw err;
-    throw new TabsightError('navigation_failed', `Navigation to ${url} failed: ${err.message}`);
+    throw new TabsightError(Code.NAVIGATION_FAILED, `Navigation to ${url} failed: ${err.message}`);
   }
 }
 
@@ -111,7 +111,7 @@ async function navigateAndWait(tabId, url, timeoutMs, signal) {
     if (details.error === 'net::ERR_ABORTED') {
       abortedError = details.error;
     } else {
-      fail(new TabsightError('navigation_failed', `Navigation to ${url} failed: ${details.error}`));
+      fail(new TabsightError(Code.NAVIGATION_FAILED, `Navigation to ${url} failed: ${details.error}`));
     }
   };
   const onUpdated = (updatedTabId, change, tab) => {
@@ -120,17 +120,17 @@ async function navigateAndWait(tabId, url, timeoutMs, signal) {
     // going through "loading", so a url change on a complete tab also counts.
     if (change.status !== 'complete' && !(change.url && tab.status === 'complete')) return;
     if (abortedError) {
-      fail(new TabsightError('navigation_failed', `Navigation to ${url} failed: ${abortedError}`));
+      fail(new TabsightError(Code.NAVIGATION_FAILED, `Navigation to ${url} failed: ${abortedError}`));
     } else {
       succeed(httpStatus);
     }
   };
   const onRemoved = (removedTabId) => {
-    if (removedTabId === tabId) fail(new TabsightError('no_tab', `No tab with id ${tabId}`));
+    if (removedTabId === tabId) fail(new TabsightError(Code.NO_TAB, `No tab with id ${tabId}`));
   };
   const onAbort = () => fail(signal.reason);
   const timer = setTimeout(
-    () => fail(new TabsightError('timeout', `Navigation timeout of ${timeoutMs}ms exceeded`)),
+    () => fail(new TabsightError(Code.NAVIGATION_TIMEOUT, `Navigation timeout of ${timeoutMs}ms exceeded`)),
     timeoutMs,
   );
 

@@ -5,7 +5,7 @@
 // browsers and platforms. So the window is resized by the difference between
 // what the tab has and what is wanted, then checked again.
 
-import { TabsightError } from './errors.js';
+import { Code, TabsightError } from './errors.js';
 import { intParam, tabIdParam } from './params.js';
 
 const MIN_SIZE = 100;
@@ -28,8 +28,7 @@ export async function setViewport(params) {
   }
   const tab = await chrome.tabs.get(tabId);
   if (tab.width !== width || tab.height !== height) {
-    throw new TabsightError(
-      'viewport_failed',
+    throw new TabsightError(Code.VIEWPORT_FAILED,
       `Could not size the viewport to ${width}x${height}; it is ${tab.width}x${tab.height} ` +
         '(the screen may be too small for that window)',
     );

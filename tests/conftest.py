@@ -55,16 +55,16 @@ class Keeper:
     """Holds one front connection to an embedded browser for the session, in a thread."""
 
     def __init__(self) -> None:
-        from tabsight.front.browsers import Browsers
+        from tabsight.browser.connection import BrowserConnection
 
-        self.browsers = Browsers("keeper")
+        self.browsers = BrowserConnection("keeper")
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
     def start(self) -> None:
         self._thread.start()
-        future = asyncio.run_coroutine_threadsafe(self.browsers.link(), self.loop)
-        self.link = future.result(60)
+        future = asyncio.run_coroutine_threadsafe(self.browsers.client(), self.loop)
+        self.client = future.result(60)
 
     def call(self, coro, timeout: float = 30):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)

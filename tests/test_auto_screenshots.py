@@ -126,7 +126,7 @@ async def test_execute_returns_script_results_and_cdp_steps_with_screenshots_as_
 async def test_a_hanging_step_times_out_and_the_debugger_is_released(browser, site):
     async with mcp_client() as client:
         await navigate(client, site.url("/index.html"))
-        _link, tab_id = browser.call(browser.browsers.tab())
+        _client, tab_id = browser.call(browser.browsers.tab())
         started = time.monotonic()
         result = await client.call_tool("interact", {
             "action": "execute",
@@ -143,7 +143,7 @@ async def test_a_hanging_step_times_out_and_the_debugger_is_released(browser, si
         assert [block.type for block in result.content] == ["text"]
 
         def attached():
-            tabs = browser.call(browser.link.request("tabs.list"))["tabs"]
+            tabs = browser.call(browser.client.tabs())["tabs"]
             return next(t for t in tabs if t["id"] == tab_id)["debugger_attached"]
 
         deadline = time.monotonic() + 2

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from conftest import front_env
-from processes import descendants, environ, wait_until
+from harness.processes import descendants, environ, wait_until
 
 import tabsight
 from tabsight.paths import extension_dir, extension_manifest

@@ -102,8 +102,8 @@ async def test_browser_internal_pages_are_refused_clearly(browser):
         nav = await client.call_tool("interact", {"action": "navigate", "url": "chrome://version"})
         assert nav.is_error and "'url' is 'chrome://version'" in nav.content[0].text
         # ...but a user's tab may be on one: looking at it gets a clear refusal
-        _link, tab_id = browser.call(browser.browsers.tab())
-        browser.call(browser.link.request("tab.navigate", {"tab_id": tab_id, "url": "chrome://version"}))
+        _client, tab_id = browser.call(browser.browsers.tab())
+        browser.call(browser.client.navigate(tab_id, "chrome://version", timeout_ms=30_000))
         try:
             shot = await client.call_tool("screenshot", {})
             assert shot.is_error and "Cannot capture screenshots of browser internal pages" in shot.content[0].text

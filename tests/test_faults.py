@@ -13,8 +13,8 @@ import anyio
 import pytest
 
 from conftest import front_env, mcp_client
-from processes import alive, host_pids, parent, wait_until
-from tabsight.front.browsers import Browsers
+from harness.processes import alive, host_pids, parent, wait_until
+from tabsight.browser.connection import BrowserConnection
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -56,9 +56,9 @@ async def test_host_killed_mid_request_errors_then_session_recovers(tmp_path, si
 async def test_closing_the_browser_stops_the_host_and_removes_its_socket(tmp_path, monkeypatch):
     runtime = tmp_path / "rt"
     monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(runtime))
-    browsers = Browsers("fault-test")
-    link = await browsers.link()
-    host, socket_path = link.hello.pid, link.path
+    browsers = BrowserConnection("fault-test")
+    client = await browsers.client()
+    host, socket_path = client.hello.pid, client.transport.path
     assert alive(host) and socket_path.exists()
     browsers._launched.process.terminate()
     assert await asyncio.to_thread(wait_until, lambda: not alive(host) and not socket_path.exists(), 15)
@@ -68,8 +68,8 @@ async def test_closing_the_browser_stops_the_host_and_removes_its_socket(tmp_pat
 
 async def test_client_leaving_mid_request_leaves_nothing_behind(browser, site):
     async def host_state():
-        status = await browser.link.request("host.status")
-        tabs = await browser.link.request("tabs.list")
+        status = await browser.client.status()
+        tabs = await browser.client.tabs()
         return status["fronts"], tabs["tabs"]
 
     fronts_before, tabs_before = browser.call(host_state())
@@ -97,7 +97,9 @@ async def test_after_a_browser_restart_the_lost_tab_is_named_once_then_work_goes
         # a click must not land on whatever page the new browser shows
         click = await client.call_tool("interact", {"action": "click", "selector": "button"})
         assert click.is_error
-        assert "The tracked tab" in click.content[0].text and "configure({action:'track'" in click.content[0].text
+        # it names the lost tab and says how to go on: call again, or pick a tab from the list
+        assert "The tracked tab" in click.content[0].text and "Call again" in click.content[0].text
+        assert "observe({what:'tabs'})" in click.content[0].text
 
         again = await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html")})
         assert not again.is_error, again.content[0].text

@@ -14,12 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import mcp_client
-from tabsight.front.browsers import Browsers
-from tabsight.front.session import Session
+from tabsight.browser.connection import BrowserConnection
 from tabsight.protocol import frames
 from tabsight.protocol.channel import FrameChannel
 from tabsight.protocol.framing import BadFrame, FrameDecoder, FrameTooLarge
+from tabsight.session.state import Session
 from tabsight.tools import TOOLS
+from tabsight.tools.dispatch import call
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=50),
@@ -115,7 +116,7 @@ def offline_session(tmp_path, monkeypatch):
     runtime = tmp_path / "rt"
     runtime.mkdir(mode=0o700)
     monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(runtime))
-    return Session(Browsers("fuzz", mode="never"))
+    return Session(BrowserConnection("fuzz", mode="never"))
 
 
 @given(
@@ -125,7 +126,7 @@ def offline_session(tmp_path, monkeypatch):
 @settings(max_examples=60, deadline=None, suppress_health_check=[
     HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
 def test_any_arguments_give_an_answer_never_an_exception(offline_session, tool, arguments):
-    result = asyncio.run(offline_session.call(tool, arguments))
+    result = asyncio.run(call(offline_session, tool, arguments))
     if result.is_error:
         (block,) = result.content
         assert len(block.text) < 4000, block.text[:300]  # a 5,000-character argument is not echoed back whole

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import tabsight
-from tabsight.install import browsers, commands, manifest
-from tabsight.install.browsers import browsers_for, detect, registry_key
+from tabsight.install import commands, detect
+from tabsight.nativehost import manifest
 from tabsight.paths import extension_dir, extension_id, extension_origin
 from tabsight.protocol import frames
 
@@ -42,7 +42,7 @@ class Machine:
         monkeypatch.setenv("PATH", str(self.bin))
         monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
         monkeypatch.setattr(sys, "executable", str(self.python))
-        monkeypatch.setattr(browsers, "SNAP_BIN", root / "snap-bin")
+        monkeypatch.setattr(detect, "SNAP_BIN", root / "snap-bin")
 
     def manifests(self) -> dict[str, Path]:
         config = self.home / ".config"
@@ -88,9 +88,9 @@ def fake_host(version: str = tabsight.__version__, extension_version: str | None
 
 @pytest.fixture
 def probe(mocker):
-    """Stands in for tabsight.front.discovery, whose probe_hosts doctor awaits."""
+    """Stands in for tabsight.browser.hosts, whose probe_hosts doctor awaits."""
     probe_hosts = mocker.AsyncMock(return_value=[fake_host()])
-    mocker.patch.dict(sys.modules, {"tabsight.front.discovery": types.SimpleNamespace(probe_hosts=probe_hosts)})
+    mocker.patch.dict(sys.modules, {"tabsight.browser.hosts": types.SimpleNamespace(probe_hosts=probe_hosts)})
     return probe_hosts
 
 
@@ -231,45 +231,45 @@ def test_snap_and_flatpak_browsers_are_reported_not_registered(machine: Machine)
     (machine.home / "snap/chromium").mkdir(parents=True)  # Ubuntu's chromium wrapper is on PATH too
     (machine.home / ".var/app/com.brave.Browser").mkdir(parents=True)
 
-    detection = detect(machine.home)
+    detection = detect.detect(machine.home)
     assert [b.name for b in detection.found] == ["Google Chrome", "Brave"]
     assert [(u.name, u.reason) for u in detection.unsupported] == [
-        ("Chromium (Snap)", browsers.SNAP_REASON),
-        ("Brave (Flatpak)", browsers.FLATPAK_REASON),
+        ("Chromium (Snap)", detect.SNAP_REASON),
+        ("Brave (Flatpak)", detect.FLATPAK_REASON),
     ]
 
     report = machine.install()
     assert not machine.manifests()["Chromium"].exists()
-    assert f"Chromium (Snap) ({machine.home / 'snap/chromium'}): {browsers.SNAP_REASON}" in report
+    assert f"Chromium (Snap) ({machine.home / 'snap/chromium'}): {detect.SNAP_REASON}" in report
     assert "Brave (Flatpak)" in report
 
 
 def test_snap_bin_chromium_is_detected(machine: Machine) -> None:
-    browsers.SNAP_BIN.mkdir()
-    _executable(browsers.SNAP_BIN / "chromium", "#!/bin/sh\n")
-    assert [u.name for u in detect(machine.home).unsupported] == ["Chromium (Snap)"]
+    detect.SNAP_BIN.mkdir()
+    _executable(detect.SNAP_BIN / "chromium", "#!/bin/sh\n")
+    assert [u.name for u in detect.detect(machine.home).unsupported] == ["Chromium (Snap)"]
 
 
 def test_found_browsers_follow_xdg_config_home(machine: Machine, tmp_path: Path) -> None:
     config = tmp_path / "xdg"
     (config / "vivaldi").mkdir(parents=True)
-    found = detect(machine.home, {"XDG_CONFIG_HOME": str(config), "PATH": ""}).found
+    found = detect.detect(machine.home, {"XDG_CONFIG_HOME": str(config), "PATH": ""}).found
     assert [b.name for b in found] == ["Vivaldi"]
-    assert browsers.manifest_path(found[0], machine.home, {"XDG_CONFIG_HOME": str(config)}) == (
+    assert detect.manifest_path(found[0], machine.home, {"XDG_CONFIG_HOME": str(config)}) == (
         config / "vivaldi/NativeMessagingHosts/dev.tabsight.host.json"
     )
 
 
 def test_macos_folders_include_arc(tmp_path: Path) -> None:
     (tmp_path / "Library/Application Support/Arc/User Data").mkdir(parents=True)
-    (arc,) = detect(tmp_path, {"PATH": ""}, "darwin").found
-    assert browsers.manifest_path(arc, tmp_path) == (
+    (arc,) = detect.detect(tmp_path, {"PATH": ""}, "darwin").found
+    assert detect.manifest_path(arc, tmp_path) == (
         tmp_path / "Library/Application Support/Arc/User Data/NativeMessagingHosts/dev.tabsight.host.json"
     )
 
 
 def test_windows_registry_keys() -> None:
-    assert {b.name: registry_key(b) for b in browsers_for("win32")} == {
+    assert {b.name: detect.registry_key(b) for b in detect.browsers_for("win32")} == {
         "Google Chrome": r"Software\Google\Chrome\NativeMessagingHosts\dev.tabsight.host",
         "Chromium": r"Software\Chromium\NativeMessagingHosts\dev.tabsight.host",
         "Brave": r"Software\BraveSoftware\Brave-Browser\NativeMessagingHosts\dev.tabsight.host",

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import tempfile
 
-from tabsight.front.embedded import PROFILE_PREFIX, sweep_stale_profiles
+from tabsight.browser.embedded import PROFILE_PREFIX, sweep_stale_profiles
 
 
 def test_profiles_of_gone_browsers_are_swept_and_others_kept(tmp_path, monkeypatch):

@@ -17,7 +17,7 @@ from mcp.client.stdio import stdio_client
 from PIL import Image
 
 from conftest import front_env, front_params, mcp_client
-from processes import wait_until
+from harness.processes import wait_until
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -57,7 +57,7 @@ def closed_port() -> int:
 
 def open_tabs(browser) -> dict:
     """Every tab of the keeper's browser, capture windows included."""
-    return browser.call(browser.link.request("tabs.list"))
+    return browser.call(browser.client.tabs())
 
 
 async def test_viewport_sizes_and_formats_are_exact(browser, site):

@@ -10,8 +10,7 @@ import pytest
 from PIL import Image
 
 from tabsight import images
-from tabsight.front.link import BrowserError
-from tabsight.tools.base import ToolError
+from tabsight.errors import BrowserError, Code, ToolError
 from tabsight.tools.screenshot import TOOL, check_cookie_domains, load_defaults, retryable, wire_cookies
 
 SECRET = "v4lue-that-must-not-leak"
@@ -102,12 +101,12 @@ def test_cookie_domains_must_match_the_url_with_localhost_handled():
 
 
 def test_only_transient_failures_are_retried():
-    assert retryable(BrowserError("navigation_failed", "net::ERR_CONNECTION_REFUSED at http://localhost:3000/"))
-    assert retryable(BrowserError("disconnected", "The browser extension disconnected"))
-    assert not retryable(BrowserError("navigation_failed", "net::ERR_NAME_NOT_RESOLVED at http://x.invalid/"))
-    assert not retryable(BrowserError("navigation_timeout", "Navigation timeout of 30000ms exceeded"))
-    assert not retryable(BrowserError("element_not_found", "Element not found: #x"))
-    assert not retryable(BrowserError("bad_request", "Invalid selector: ["))
+    assert retryable(BrowserError(Code.NAVIGATION_FAILED, "net::ERR_CONNECTION_REFUSED at http://localhost:3000/"))
+    assert retryable(BrowserError(Code.DISCONNECTED, "The browser extension disconnected"))
+    assert not retryable(BrowserError(Code.NAVIGATION_FAILED, "net::ERR_NAME_NOT_RESOLVED at http://x.invalid/"))
+    assert not retryable(BrowserError(Code.NAVIGATION_TIMEOUT, "Navigation timeout of 30000ms exceeded"))
+    assert not retryable(BrowserError(Code.ELEMENT_NOT_FOUND, "Element not found: #x"))
+    assert not retryable(BrowserError(Code.BAD_REQUEST, "Invalid selector: ["))
 
 
 def encoded(size, color=(10, 200, 30), fmt="PNG") -> str:

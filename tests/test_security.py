@@ -11,8 +11,9 @@ import tempfile
 import pytest
 
 from conftest import front_env, mcp_client
-from processes import descendants, front_pids, inet_listeners
-from tabsight import PROTOCOL_VERSION, __version__
+from harness.processes import descendants, front_pids, inet_listeners
+from tabsight import __version__
+from tabsight.limits import PROTOCOL_VERSION
 from tabsight.paths import extension_origin
 from tabsight.protocol.framing import encode
 

@@ -1,10 +1,12 @@
-"""A short soak (bench/soak.py, the same code): eight clients, mixed calls, a browser restart and a host
-killed with SIGKILL midway. Every call is answered and right; nothing listens, leaks or shows a secret."""
+"""A short soak (tests/harness/soak.py, the code bench/soak_bench.py runs): eight clients, mixed calls, a browser
+restart and a host killed with SIGKILL midway. Every call is answered and right; nothing listens, leaks or shows a
+secret."""
 
 from __future__ import annotations
 
 import pytest
-from soak import Config, Soak, failures, print_report
+
+from harness.soak import Config, Soak, failures, print_report
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tabsight.front.streaming import (
+from tabsight.session.streaming import (
     BATCH_MAX, DEDUP_MAX, INBOX_MAX, MINUTE_CAP, AlertInbox, StreamConfig, StreamPolicy, Streamer,
 )
 
@@ -110,7 +110,7 @@ async def test_the_streamer_flushes_by_timer_and_closes_cleanly():
     async def send(data):
         sent.append(data)
 
-    streamer = Streamer(send, clock=lambda: now[0])
+    streamer = Streamer(send=send, clock=lambda: now[0])
     streamer.enable(StreamConfig(throttle_seconds=1))
     streamer.offer(alert("a"))
     streamer.offer(alert("b"))

@@ -14,7 +14,7 @@ import pytest
 from mcp.client.stdio import stdio_client
 
 from conftest import front_env, front_params, mcp_client
-from processes import rss_kb
+from harness.processes import rss_kb
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -56,8 +56,8 @@ async def until(predicate, timeout: float = 10.0, interval: float = 0.1):
 
 
 def host_telemetry(browser, what: str, tab_id: int) -> list[dict]:
-    """Straight from the host (the keeper's link), without draining any session's alerts."""
-    return browser.call(browser.link.request("telemetry.query", {"what": what, "tab_id": tab_id, "limit": 200}))["items"]
+    """Straight from the host (the keeper's client), without draining any session's alerts."""
+    return browser.call(browser.client.telemetry(tab_id, what, since=0, limit=200, url=None))["items"]
 
 
 class Notifications:
@@ -84,7 +84,7 @@ async def test_errors_network_and_vitals_are_observed_with_nothing_secret(browse
         # the tab has a past (earlier tests): only what comes after this cursor counts
         since = answer(await client.call_tool("observe", {"what": "errors", "limit": 1}))["cursor"]
         await navigate(client, site.url(f"/telemetry.html?closed={port}"))
-        _link, tab_id = browser.call(browser.browsers.tab())
+        _client, tab_id = browser.call(browser.browsers.tab())
 
         def new(what):
             return [item for item in host_telemetry(browser, what, tab_id) if item["seq"] > since]
@@ -199,8 +199,8 @@ async def test_a_flood_is_capped_and_bounded(browser, site):
     """1000 errors a second for 14 s: at most 12 notifications in that minute, the page
     keeps running, the host's buffers and memory stay bounded."""
     heard = Notifications()
-    _link, tab_id = browser.call(browser.browsers.tab())
-    host_pid = browser.link.hello.pid
+    _client, tab_id = browser.call(browser.browsers.tab())
+    host_pid = browser.client.transport.hello.pid
     rss_before = rss_kb(host_pid)
     async with mcp_client(mode="legacy", logging_callback=heard) as client:
         await client.call_tool(
@@ -216,7 +216,7 @@ async def test_a_flood_is_capped_and_bounded(browser, site):
         # one a second would be 15: the minute's cap stops them at 12; all but the first are batches
         assert 10 <= len(heard.received) <= 12, len(heard.received)
         assert all(n["category"] == "batch" and len(n["alerts"]) <= 100 for n in heard.received[1:])
-    logs = browser.call(browser.link.request("telemetry.query", {"what": "logs", "tab_id": tab_id, "limit": 200}))
+    logs = browser.call(browser.client.telemetry(tab_id, "logs", since=0, limit=200, url=None))
     assert len(logs["items"]) + logs["omitted"] == 300  # the flood filled the ring buffer, and no more
     assert rss_kb(host_pid) - rss_before < 20_000, "the host's memory grew with the flood"
 

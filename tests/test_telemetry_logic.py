@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabsight import redact
-from tabsight.host.telemetry import LOG_BUFFER, MAX_TABS, Telemetry
+from tabsight.nativehost.telemetry import LOG_BUFFER, MAX_TABS, Telemetry
 
 
 def telemetry(clock=lambda: 1000.0):
@@ -132,8 +132,8 @@ def test_alerts_past_20_a_second_are_counted_into_one():
 
 
 def test_a_front_that_stopped_reading_gets_no_more_alerts(tmp_path):
-    from tabsight.host.router import MAX_ALERT_BACKLOG, FrontConnection, Host
-    from tabsight.host.telemetry import Alert
+    from tabsight.nativehost.router import MAX_ALERT_BACKLOG, FrontConnection, Host
+    from tabsight.nativehost.telemetry import Alert
 
     class Channel:
         def __init__(self, backlog):

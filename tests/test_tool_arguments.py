@@ -1,6 +1,6 @@
 """Bad arguments: an isError result that names the argument and the allowed values.
 
-These run the real Session dispatch; validation happens before any browser
+These run the real tool dispatch (tabsight.tools.dispatch); validation happens before any browser
 is needed, so no browser is involved (TABSIGHT_BROWSER=never proves it).
 """
 
@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-from tabsight.front.browsers import Browsers
-from tabsight.front.session import Session
+from tabsight.browser.connection import BrowserConnection
+from tabsight.session.state import Session
 from tabsight.tools import TOOLS
+from tabsight.tools.dispatch import call
 
 
 @pytest.fixture
 def session(tmp_path, monkeypatch):
     monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(tmp_path))  # no host in sight
-    return Session(Browsers("test", mode="never"))
+    return Session(BrowserConnection("test", mode="never"))
 
 
 @pytest.mark.anyio
@@ -37,7 +38,7 @@ def session(tmp_path, monkeypatch):
     ],
 )
 async def test_bad_arguments_are_explained(session, tool, arguments, expected):
-    result = await session.call(tool, arguments)
+    result = await call(session, tool, arguments)
     assert result.is_error
     message = result.content[0].text
     for part in expected:
@@ -46,7 +47,7 @@ async def test_bad_arguments_are_explained(session, tool, arguments, expected):
 
 @pytest.mark.anyio
 async def test_without_a_browser_the_error_says_how_to_connect_one(session):
-    result = await session.call("observe", {"what": "page"})
+    result = await call(session, "observe", {"what": "page"})
     assert result.is_error
     message = result.content[0].text
     assert "tabsight install" in message and "Load unpacked" in message and "TABSIGHT_BROWSER" in message
@@ -66,8 +67,8 @@ def test_every_tool_schema_is_an_object_with_documented_properties():
 )
 def test_version_skew_names_the_fix(mocker, host_version, extension_version, fix):
     from tabsight import __version__
-    from tabsight.front.browsers import check_versions
-    from tabsight.front.link import BrowserError
+    from tabsight.browser.connection import check_versions
+    from tabsight.errors import BrowserError, Code
     from tabsight.protocol.frames import ExtensionInfo, Hello
 
     hello = Hello(
@@ -77,5 +78,5 @@ def test_version_skew_names_the_fix(mocker, host_version, extension_version, fix
     )
     with pytest.raises(BrowserError) as info:
         check_versions(mocker.Mock(hello=hello))
-    assert info.value.code == "version_mismatch" and fix in info.value.message
+    assert info.value.code is Code.VERSION_MISMATCH and fix in info.value.message
     check_versions(mocker.Mock(hello=hello.model_copy(update={"version": __version__, "extension": ExtensionInfo(version=__version__)})))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import json
 import sys
 from pathlib import Path
@@ -16,14 +15,15 @@ FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
 
 def _shot(args: argparse.Namespace) -> int:
     """Capture a URL on the embedded browser and write the image (the main job)."""
-    from .front.browsers import Browsers
-    from .front.session import Session
+    from .browser.connection import BrowserConnection
+    from .session.state import Session
+    from .tools import dispatch
 
     output = Path(args.output)
     image_format = args.format or FORMATS.get(output.suffix.lower(), "png")
 
     async def run() -> int:
-        session = Session(Browsers("shot", mode="headed" if args.headed else "auto", embedded_only=True))
+        session = Session(BrowserConnection("shot", mode="headed" if args.headed else "auto", embedded_only=True))
         try:
             arguments = {
                 "url": args.url,
@@ -36,18 +36,19 @@ def _shot(args: argparse.Namespace) -> int:
             }
             if args.selector:
                 arguments["selector"] = args.selector
-            shot = await session.call("screenshot", arguments)
-            if shot.is_error:
-                print(f"tabsight shot: {shot.content[0].text}", file=sys.stderr)
+            try:
+                shot = await dispatch.run(session, "screenshot", arguments)
+            except dispatch.ToolFailure as exc:
+                print(f"tabsight shot: {exc}", file=sys.stderr)
                 return 1
-            *tiles, metadata = shot.content
+            tiles = shot.images
             # a page longer than one image allows comes as tiles: FILE-1, FILE-2, ...
             paths = [output] if len(tiles) == 1 else [
                 output.with_name(f"{output.stem}-{n}{output.suffix}") for n in range(1, len(tiles) + 1)
             ]
             for path, tile in zip(paths, tiles):
-                path.write_bytes(base64.b64decode(tile.data))
-            print(f"{', '.join(map(str, paths))}: {metadata.text}")
+                path.write_bytes(tile.data)
+            print(f"{', '.join(map(str, paths))}: {json.dumps(shot.result, separators=(',', ':'))}")
             return 0
         finally:
             await session.aclose()
@@ -57,7 +58,8 @@ def _shot(args: argparse.Namespace) -> int:
 
 def _ci_result(args: argparse.Namespace) -> int:
     """Send a CI run's result to every running browser's host: it becomes an alert for their sessions."""
-    from .front.discovery import connect_all
+    from .browser.client import BrowserClient
+    from .browser.hosts import connect_all
 
     raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
     try:
@@ -73,7 +75,7 @@ def _ci_result(args: argparse.Namespace) -> int:
         links = await connect_all("ci-result")
         try:
             for link in links:
-                await link.request("host.ci_result", result, timeout=5)
+                await BrowserClient(link).ci_result(result)
         finally:
             for link in links:
                 await link.close()
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0].startswith("chrome-extension://"):
         # Launched by a browser through a manifest whose path is this command.
-        from .host import run
+        from .nativehost import run
 
         return run(argv)
     parser = argparse.ArgumentParser(prog="tabsight", description="Eyes on a real browser for AI coding agents.")
@@ -119,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "mcp":
-        from .front.server import run
+        from .server.app import run
 
         return run()
     if args.command == "shot":
@@ -127,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "ci-result":
         return _ci_result(args)
     if args.command == "host":
-        from .host import run
+        from .nativehost import run
 
         return run(args.origin)
     from .install import commands as install_commands

@@ -14,17 +14,15 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from . import limits
+
 MIME_TYPES = {"webp": "image/webp", "png": "image/png", "jpeg": "image/jpeg"}
 
 #: Claude's vision input downsizes larger images to this long edge and area
-#: (DESIGN.md §1), and bills about width x height / 750 tokens for what is left.
+#: (docs/design.md §1), and bills about width x height / 750 tokens for what is left.
 MODEL_LONG_EDGE = 1568
 MODEL_MAX_PIXELS = 1_150_000
 PIXELS_PER_TOKEN = 750
-
-
-#: no side of an image given to a model is longer (the API rejects larger)
-MAX_SIDE = 8000
 
 
 @dataclass
@@ -54,7 +52,7 @@ def fit(
     ``max_width`` x ``max_height`` pixels (aspect kept), and the scale applied.
 
     Shrunk tiles are laid out again as one image, split only where it is
-    still longer than MAX_SIDE: a page that needed three tiles may fit in one.
+    still longer than limits.MAX_TILE_SIDE: a page that needed three tiles may fit in one.
     """
     width, height = grid_size(pictures)
     scale = min(1.0, (max_width or width) / width, (max_height or height) / height)
@@ -71,9 +69,9 @@ def fit(
         canvas.paste(small, at)
     css_per_pixel = 1 / (ratio * scale)
     shrunk = []
-    for top in range(0, canvas.height, MAX_SIDE):
-        for left in range(0, canvas.width, MAX_SIDE):
-            tile = canvas.crop((left, top, min(left + MAX_SIDE, canvas.width), min(top + MAX_SIDE, canvas.height)))
+    for top in range(0, canvas.height, limits.MAX_TILE_SIDE):
+        for left in range(0, canvas.width, limits.MAX_TILE_SIDE):
+            tile = canvas.crop((left, top, min(left + limits.MAX_TILE_SIDE, canvas.width), min(top + limits.MAX_TILE_SIDE, canvas.height)))
             shrunk.append(
                 Picture(
                     encode(tile, fmt, quality),

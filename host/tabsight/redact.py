@@ -1,5 +1,5 @@
 """Redaction of secrets in telemetry, applied when an event is built, before
-anything stores, emits or logs it (DESIGN.md §4).
+anything stores, emits or logs it (docs/design.md §4).
 
 - URLs: secret query parameters (token, key, secret, password, auth,
   session, signature, ...) and user:password@ are masked.

@@ -23,8 +23,8 @@ from typing import Literal, TextIO
 import anyio
 
 from tabsight import NATIVE_HOST_NAME, __version__
-from tabsight.install.browsers import Browser, Detection, detect, manifest_path, registry_key
-from tabsight.install.manifest import data_dir, write_atomic, write_launcher, write_manifest
+from tabsight.install.detect import Browser, Detection, detect, manifest_path, registry_key
+from tabsight.nativehost.manifest import data_dir, write_atomic, write_launcher, write_manifest
 from tabsight.paths import extension_dir, extension_id, extension_origin
 
 RECORD_NAME = "installed.json"
@@ -328,7 +328,7 @@ def _registered_manifest(browser: Browser, home: Path | None, environ: Mapping[s
 
 
 def _host_checks() -> Iterator[Check]:
-    from tabsight.front.discovery import probe_hosts
+    from tabsight.browser.hosts import probe_hosts
 
     try:
         hosts = anyio.run(functools.partial(probe_hosts, timeout=1.0))

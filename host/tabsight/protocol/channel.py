@@ -11,6 +11,7 @@ import logging
 
 from pydantic import BaseModel
 
+from ..errors import Code
 from . import frames
 from .framing import MAX_FRAME, BadFrame, encode, read_payload
 
@@ -50,7 +51,7 @@ class FrameChannel:
             except BadFrame as exc:
                 log.warning("%s: dropped bad frame: %s", self.name, exc)
                 if exc.frame_id is not None:
-                    await self.send(frames.error(exc.frame_id, "bad_frame", str(exc)))
+                    await self.send(frames.error(exc.frame_id, Code.BAD_FRAME, str(exc)))
 
     async def send(self, frame: BaseModel) -> None:
         """Send one frame. Raises FrameTooLarge before writing anything."""

@@ -11,7 +11,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from .. import PROTOCOL_VERSION
+from ..errors import Code
+from ..limits import PROTOCOL_VERSION
 from .framing import BadFrame, decode_payload
 
 
@@ -110,5 +111,5 @@ def dump(frame: BaseModel) -> dict[str, Any]:
     return frame.model_dump(mode="json", exclude_none=True)
 
 
-def error(frame_id: str | None, code: str, message: str) -> Error:
-    return Error(id=frame_id, error=ErrorBody(code=code, message=message))
+def error(frame_id: str | None, code: Code, message: str) -> Error:
+    return Error(id=frame_id, error=ErrorBody(code=code.value, message=message))

@@ -1,4 +1,4 @@
-"""The MCP tool surface (DESIGN.md §3): one module per tool."""
+"""The MCP tool surface (docs/design.md §3): one module per tool, dispatched by ``tools.dispatch``."""
 
 from . import configure, generate, interact, observe, screenshot
 from .base import Tool

@@ -1,28 +1,26 @@
 """What a tool is: a pydantic model (validator, JSON schema and docs in one) and a handler.
 
 Each tool module defines ``TOOL = Tool(name, description, Params, handler)``.
-Handlers return MCP content blocks; they raise ``ToolError`` (or let
-``BrowserError`` through) for anything the caller should read as an error.
+A handler is ``async (session, params, response) -> None``: it reads and
+changes the session, asks the browser, and adds what it found to the
+``Response`` (``tabsight.tools.response``), which alone lays out the MCP
+result. It raises ``ToolError`` (or lets ``BrowserError`` through) for
+anything the caller should read as an error.
 """
 
 from __future__ import annotations
 
-import json
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import mcp_types as types
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-if TYPE_CHECKING:
-    from ..front.session import Session
-
-Content = types.TextContent | types.ImageContent
-
-
-class ToolError(Exception):
-    """An error for the agent to read: says what was wrong and how to recover."""
+from ..errors import ToolError
+from ..session.state import Session
+from .response import Response
 
 
 class Params(BaseModel):
@@ -31,12 +29,15 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+Handler = Callable[[Session, Any, Response], Awaitable[None]]
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
     description: str
     params: type[Params]
-    handler: Callable[[Session, Any], Awaitable[list[Content]]]
+    handler: Handler
     read_only: bool = False
     #: what every error message of this tool starts with (BrowserLoop's
     #: wording for screenshot); others say "Invalid arguments: " for bad input
@@ -46,7 +47,7 @@ class Tool:
         return types.Tool(
             name=self.name,
             description=self.description,
-            input_schema=self.params.model_json_schema(),
+            input_schema=schema(self.params),
             annotations=types.ToolAnnotations(read_only_hint=self.read_only, open_world_hint=True),
         )
 
@@ -57,9 +58,15 @@ class Tool:
             raise ToolError(("" if self.error_prefix else "Invalid arguments: ") + explain(exc, self.params)) from None
 
 
+@functools.cache
+def schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A model's JSON schema, built once (pydantic rebuilds it on every call, in milliseconds)."""
+    return model.model_json_schema()
+
+
 def explain(exc: ValidationError, model: type[BaseModel]) -> str:
     """A validation failure in words: the argument, the value given, what is allowed."""
-    properties = model.model_json_schema().get("properties", {})
+    properties = schema(model).get("properties", {})
     problems = []
     for error in exc.errors():
         loc = [str(part) for part in error["loc"]]
@@ -99,18 +106,7 @@ def _shown(value: Any, limit: int = 200) -> Any:
 
 def _limits(prop: dict[str, Any]) -> tuple[Any, Any] | None:
     """(minimum, maximum) of a property, also when it is optional (anyOf with null)."""
-    for schema in (prop, *prop.get("anyOf", ())):
-        if "minimum" in schema:
-            return schema["minimum"], schema.get("maximum")
+    for option in (prop, *prop.get("anyOf", ())):
+        if "minimum" in option:
+            return option["minimum"], option.get("maximum")
     return None
-
-
-def text(data: Any) -> types.TextContent:
-    """A compact JSON text block (token-frugal: no indentation)."""
-    if not isinstance(data, str):
-        data = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return types.TextContent(type="text", text=data)
-
-
-def image(data_b64: str, mime_type: str) -> types.ImageContent:
-    return types.ImageContent(type="image", data=data_b64, mime_type=mime_type)

@@ -7,9 +7,11 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from ..front.autoshot import CaptureSettings
-from ..front.streaming import EventFilter, StreamConfig
-from .base import Params, Tool, ToolError, text
+from ..session.autoshot import CaptureSettings
+from ..session.state import Session
+from ..session.streaming import EventFilter, StreamConfig
+from .base import Params, Tool
+from .response import Response
 
 
 class CaptureSettingsParams(Params):
@@ -60,29 +62,23 @@ class ConfigureParams(Params):
         return self
 
 
-async def configure(session, params: ConfigureParams):
+async def configure(session: Session, params: ConfigureParams, response: Response) -> None:
     if params.action == "streaming":
-        return [text(await _streaming(session, params))]
-    if params.action == "capture":
+        response.result = await _streaming(session, params)
+    elif params.action == "capture":
         note = session.autoshots.configure(CaptureSettings(**params.settings.model_dump()))
-        return [text({"capture": session.autoshots.status(), **({"note": note} if note else {})})]
-    tab = await session.find_tab(params.tab_id, params.browser)
-    if tab is None:
-        raise ToolError(
-            f"No tab with id {params.tab_id}"
-            + (f" in browser {params.browser!r}" if params.browser else "")
-            + ". Call observe({what:'tabs'}) for the open tabs."
-        )
-    return [text({"tracked": tab})]
+        response.result = {"capture": session.autoshots.status(), **({"note": note} if note else {})}
+    else:
+        response.result = {"tracked": await session.browsers.track_tab(params.tab_id, params.browser)}
 
 
-async def _streaming(session, params: ConfigureParams) -> dict:
+async def _streaming(session: Session, params: ConfigureParams) -> dict:
     stream = session.stream
     if params.streaming_action == "disable":
         return {"status": "disabled", "pending_cleared": stream.disable()}
     if params.streaming_action == "status":
         return stream.status()
-    await session.browsers.link()  # alerts flow from the session's browser once it is connected
+    await session.browsers.client()  # alerts flow from the session's browser once it is connected
     stream.enable(
         StreamConfig(
             events=tuple(dict.fromkeys(params.events)),

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import base64
 import io
 from typing import Literal
 
 from pydantic import Field, model_validator
 
-from .base import Params, Tool, ToolError, image, text
+from ..errors import ToolError
+from ..session.state import Session
+from .base import Params, Tool
+from .response import Response
 
-MAX_BASELINES = 20
 DIFF_QUALITY = 80
 
 
@@ -32,23 +33,25 @@ class GenerateParams(Params):
         return self
 
 
-async def generate(session, params: GenerateParams):
+async def generate(session: Session, params: GenerateParams, response: Response) -> None:
+    screenshots = session.screenshots
     if params.type == "visual_diff":
-        if params.baseline is not None and params.baseline not in session.baselines:
-            saved = ", ".join(session.baselines) or "none yet"
+        if params.baseline is not None and params.baseline not in screenshots.baselines:
+            saved = ", ".join(screenshots.baselines) or "none yet"
             raise ToolError(f"No baseline named {params.baseline!r} (saved: {saved}); "
                             "save one with generate({type:'baseline', name})")
-        before = session.baselines[params.baseline] if params.baseline else session.last_screenshot
+        before = screenshots.baselines[params.baseline] if params.baseline else screenshots.last
         if before is None:
             raise ToolError("No baseline yet: this session has no earlier screenshot. Take one (screenshot, or "
                             "generate({type:'baseline', name})), change the page, then ask for the diff.")
-    now = await _capture(session)
+    # the tracked tab now, lossless; it becomes the session's latest screenshot
+    client, tab_id = await session.browsers.tab()
+    now = (await client.capture(tab_id, "png")).image
+    response.remember_screenshot(now)
     if params.type == "baseline":
-        session.baselines[params.name] = now
-        session.baselines.move_to_end(params.name)
-        while len(session.baselines) > MAX_BASELINES:
-            session.baselines.popitem(last=False)
-        return [text({"baseline": params.name, "saved": list(session.baselines)})]
+        screenshots.save_baseline(params.name, now)
+        response.result = {"baseline": params.name, "saved": list(screenshots.baselines)}
+        return
     from .. import diff  # here, not at the top: numpy costs every front ~11 MB, and most never diff
 
     result = diff.compare(before, now)
@@ -61,16 +64,8 @@ async def generate(session, params: GenerateParams):
     }
     if result.baseline_size != result.current_size:
         summary["sizes"] = {"baseline": result.baseline_size, "current": result.current_size}
-    return [image(base64.b64encode(out.getvalue()).decode(), "image/jpeg"), text(summary)]
-
-
-async def _capture(session) -> bytes:
-    """The tracked tab now, lossless; it becomes the session's latest screenshot."""
-    link, tab_id = await session.browsers.tab()
-    shot = await link.request("capture", {"tab_id": tab_id, "format": "png"}, timeout=15)
-    data = base64.b64decode(shot["tiles"][0]["data"])
-    session.remember_screenshot(data)
-    return data
+    response.add_image(out.getvalue(), "image/jpeg")
+    response.result = summary
 
 
 TOOL = Tool(

@@ -19,8 +19,11 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 
-from ..front.link import BrowserError
-from .base import Params, Tool, ToolError, image, text
+from ..errors import BrowserError, Code, ToolError
+from ..limits import MAX_CDP_STEPS
+from ..session.state import Label, Session
+from .base import Params, Tool
+from .response import Response
 
 log = logging.getLogger("tabsight.interact")
 
@@ -71,7 +74,9 @@ class InteractParams(Params):
         default=None, min_length=1, max_length=100_000,
         description="execute: JavaScript run in the page: an expression, or statements with return; awaited.",
     )
-    cdp: list[CdpStep] | None = Field(default=None, max_length=50, description="execute: CDP calls, run in order.")
+    cdp: list[CdpStep] | None = Field(
+        default=None, max_length=MAX_CDP_STEPS, description="execute: CDP calls, run in order."
+    )
     timeout_ms: int = Field(default=30_000, ge=100, le=120_000, description="execute: bound of each step, in ms.")
     tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
 
@@ -114,78 +119,66 @@ class InteractParams(Params):
         return self
 
 
-async def interact(session, params: InteractParams):
+async def interact(session: Session, params: InteractParams, response: Response) -> None:
     if params.action == "execute":
-        return await _execute(session, params)
+        return await _execute(session, params, response)
     timeout = params.timeout if params.timeout is not None else DEFAULT_TIMEOUT.get(params.action, 0)
     if params.action in ("navigate", "wait_for"):
-        link, tab_id = await session.browsers.tab(params.tab_id)
+        client, tab_id = await session.browsers.tab(params.tab_id)
         if params.action == "navigate":
-            request = {"tab_id": tab_id, "url": params.url, "timeout_ms": timeout}
-            result = await link.request("tab.navigate", request, timeout=timeout / 1000 + 5)
+            result = await client.navigate(tab_id, params.url, timeout)
         else:
-            request = {"tab_id": tab_id, "selector": params.selector, "text": params.text, "timeout_ms": timeout}
-            result = await link.request("page.wait_for", request, timeout=timeout / 1000 + 5)
-        return [text({"action": params.action, "tab_id": tab_id, **result})]
+            result = await client.wait_for(tab_id, params.selector, params.text, timeout)
+        response.result = {"action": params.action, "tab_id": tab_id, **result}
+        return
 
-    label = session.label(params.label) if params.label is not None else None
+    label = session.labels.get(params.label) if params.label is not None else None
     if label is not None:
         if params.tab_id is not None and params.tab_id != label.annotation.tab_id:
             raise ToolError(f"label {label.number} is on tab {label.annotation.tab_id}, not tab {params.tab_id}")
-        link = await session.browsers.link()
-        if link.hello.host_id != label.annotation.browser:
+        client = await session.browsers.client()
+        if client.id != label.annotation.browser:
             raise ToolError(_stale(label, "the session now works with another browser"))
         tab_id = label.annotation.tab_id
     else:
-        link, tab_id = await session.browsers.tab(params.tab_id)
+        client, tab_id = await session.browsers.tab(params.tab_id)
 
-    request = {
-        "tab_id": tab_id,
-        "action": params.action,
-        "selector": label.selector if label else params.selector,
-        **({"document": label.annotation.document} if label else {}),
-        **({"x": params.x, "y": params.y} if params.x is not None else {}),
-        **{name: getattr(params, name) for name in ("text", "value", "key") if getattr(params, name) is not None},
-        "clear": params.clear,
-        "submit": params.submit,
-        "delta_x": params.delta_x,
-        "delta_y": params.delta_y,
-    }
     try:
-        result = await link.request("element.act", request, timeout=30)
+        result = await client.act(
+            tab_id, params.action,
+            selector=label.selector if label else params.selector,
+            document=label.annotation.document if label else None,
+            point=(params.x, params.y) if params.x is not None else None,
+            text=params.text, value=params.value, key=params.key, clear=params.clear, submit=params.submit,
+            delta_x=params.delta_x, delta_y=params.delta_y,
+        )
     except BrowserError as exc:
-        if exc.code == "stale_label" and label:
+        if exc.code == Code.STALE_LABEL and label:
             raise ToolError(_stale(label, "the tab shows a newer page now")) from None
-        if exc.code in ("element_not_found", "ambiguous_selector") and label:
+        if exc.code in (Code.ELEMENT_NOT_FOUND, Code.AMBIGUOUS_SELECTOR) and label:
             raise ToolError(_stale(label, f"its element is gone ({exc.message})")) from None
         raise
-    return [text({"action": params.action, **({"label": label.number} if label else {}), **result})]
+    response.result = {"action": params.action, **({"label": label.number} if label else {}), **result}
 
 
-async def _execute(session, params: InteractParams):
-    """Runs the script and steps; every Page.captureScreenshot result becomes an image block, its data in
+async def _execute(session: Session, params: InteractParams, response: Response) -> None:
+    """Runs the script and steps; every Page.captureScreenshot result becomes an attached image, its data in
     the text replaced by a reference, and (with TABSIGHT_SCREENSHOT_DIR) a file."""
-    link, tab_id = await session.browsers.tab(params.tab_id)
+    client, tab_id = await session.browsers.tab(params.tab_id)
     started = int(time.time() * 1000)
     steps = [step.model_dump() for step in params.cdp or []]
-    request = {"tab_id": tab_id, "script": params.script, "cdp": steps, "timeout_ms": params.timeout_ms}
-    bound = min(600, params.timeout_ms / 1000 * (len(steps) + 2) + 10)
-    result = await link.request("page.execute", request, timeout=bound)
-    images = []
+    result = await client.execute(tab_id, params.script, steps, params.timeout_ms)
     for step, outcome in zip(steps, result.get("cdp", [])):
         data = (outcome.get("result") or {}).get("data")
         if step["method"] != "Page.captureScreenshot" or not isinstance(data, str):
             continue
         fmt = step["params"].get("format", "png")
-        images.append(image(data, f"image/{fmt}"))
-        outcome["result"]["data"] = f"<image {len(images)}, attached below>"
         raw = base64.b64decode(data)
-        session.remember_screenshot(raw)
-        _dump(raw, f"{session.id}-{started}-{len(images)}.{'jpg' if fmt == 'jpeg' else fmt}")
-    content = [text({"action": "execute", "tab_id": tab_id, **result}), *images]
-    if images:
-        content.append(text(f"[{len(images)} screenshot{'s' if len(images) > 1 else ''} attached]"))
-    return content
+        number = response.attach_image(raw, f"image/{fmt}")
+        outcome["result"]["data"] = f"<image {number}, attached below>"
+        response.remember_screenshot(raw)
+        _dump(raw, f"{session.id}-{started}-{number}.{'jpg' if fmt == 'jpeg' else fmt}")
+    response.result = {"action": "execute", "tab_id": tab_id, **result}
 
 
 def _dump(data: bytes, name: str) -> None:
@@ -200,7 +193,7 @@ def _dump(data: bytes, name: str) -> None:
         log.warning("could not write %s to TABSIGHT_SCREENSHOT_DIR: %s", name, exc)
 
 
-def _stale(label, why: str) -> str:
+def _stale(label: Label, why: str) -> str:
     return (
         f"Label {label.number} is from the annotation of {label.annotation.url}, and {why}. "
         "Call observe({what:'page', annotate_screenshot:true}) for fresh labels."

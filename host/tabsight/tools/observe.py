@@ -8,13 +8,15 @@ client sees.
 
 from __future__ import annotations
 
-import base64
 import io
 from typing import Literal
 
 from pydantic import Field, model_validator
 
-from .base import Params, Tool, image, text
+from ..browser.client import BrowserClient
+from ..session.state import Session
+from .base import Params, Tool
+from .response import Response
 
 #: the screenshot under the marks is taken at this JPEG quality; the drawn result is sent at ANNOTATED_QUALITY
 CAPTURE_QUALITY = 90
@@ -64,54 +66,46 @@ class ObserveParams(Params):
         return self
 
 
-async def observe(session, params: ObserveParams):
+async def observe(session: Session, params: ObserveParams, response: Response) -> None:
     if params.what == "alerts":
         block = session.inbox.drain() or {"_alerts": []}
-        return [text({"alerts": block["_alerts"], **({"dropped": block["_alerts_dropped"]} if "_alerts_dropped" in block else {})})]
-    content = await _look(session, params)
-    alerts = session.inbox.drain()
-    return content + [text(alerts)] if alerts else content
-
-
-async def _look(session, params: ObserveParams):
+        response.result = {"alerts": block["_alerts"]}
+        if "_alerts_dropped" in block:
+            response.result["dropped"] = block["_alerts_dropped"]
+        return
+    response.include_alerts()
     if params.what == "tabs":
-        return [text(await session.describe_tabs())]
-    link, tab_id = await session.browsers.tab(params.tab_id)
+        response.result = await session.browsers.list_tabs()
+        return
+    client, tab_id = await session.browsers.tab(params.tab_id)
     if params.what in TELEMETRY:
-        query = {"what": params.what, "tab_id": tab_id, "since": params.since, "limit": params.limit, "url": params.url}
-        return [text({"what": params.what, "tab_id": tab_id, **await link.request("telemetry.query", query, timeout=5)})]
-    if not params.annotate_screenshot:
-        info = await link.request("page.info", {"tab_id": tab_id}, timeout=10)
-        return [text({"tab_id": tab_id, **info})]
+        found = await client.telemetry(tab_id, params.what, params.since, params.limit, params.url)
+        response.result = {"what": params.what, "tab_id": tab_id, **found}
+    elif params.annotate_screenshot:
+        await _annotate(session, client, tab_id, params, response)
+    else:
+        response.result = {"tab_id": tab_id, **await client.page_info(tab_id)}
 
-    found = await link.request(
-        "elements.find",
-        {
-            "tab_id": tab_id,
-            "target": params.annotation_target,
-            "selector": params.annotation_selector,
-            "max": params.max_annotations,
-        },
-        timeout=15,
-    )
-    shot = await link.request("capture", {"tab_id": tab_id, "format": "jpeg", "quality": CAPTURE_QUALITY}, timeout=15)
+
+async def _annotate(session: Session, client: BrowserClient, tab_id: int, params: ObserveParams, response: Response) -> None:
+    found = await client.find_elements(tab_id, params.annotation_target, params.annotation_selector, params.max_annotations)
+    shot = await client.capture(tab_id, "jpeg", CAPTURE_QUALITY)
     page = found["page"]
     annotations = [{"label": n, **element} for n, element in enumerate(found["elements"], 1)]
-    raw = base64.b64decode(shot["tiles"][0]["data"])
-    session.remember_screenshot(raw)
     from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and most never annotate
 
-    picture, _badges = annotate.draw(raw, annotations, page["viewport"]["width"])
+    picture, _badges = annotate.draw(shot.image, annotations, page["viewport"]["width"])
     out = io.BytesIO()
     # 4:4:4: chroma subsampling would wash the thin coloured boxes out
     picture.save(out, "JPEG", quality=ANNOTATED_QUALITY, subsampling=0)
-    session.remember_annotation(link, tab_id, page, [item["selector"] for item in annotations])
-    summary = {
+    session.labels.remember(client, tab_id, page, [item["selector"] for item in annotations])
+    response.remember_screenshot(shot.image)
+    response.add_image(out.getvalue(), "image/jpeg")
+    response.result = {
         "page": {key: page[key] for key in ("url", "title", "viewport")} | {"readyState": page["ready_state"]},
         "annotations": annotations,
         "total_found": found["total_found"],
     }
-    return [image(base64.b64encode(out.getvalue()).decode(), "image/jpeg"), text(summary)]
 
 
 TOOL = Tool(

@@ -1,7 +1,7 @@
 """screenshot: BrowserLoop's `screenshot` tool, as a drop-in, on a real browser.
 
 Parameter names, ranges, defaults, environment variables, result layout and
-error wording are BrowserLoop's (DESIGN.md §3), so its users switch by
+error wording are BrowserLoop's (docs/design.md §3), so its users switch by
 pointing their MCP client here. With ``url`` the page opens in a window the
 extension owns and closes again; without it, the tracked tab is captured as
 it is. Additions of ours: ``max_width``/``max_height``, tiles for pages
@@ -12,7 +12,6 @@ metadata.
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import logging
 import os
@@ -25,8 +24,12 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .. import images
-from ..front.link import BrowserError
-from .base import Params, Tool, ToolError, image, text
+from ..browser.client import BrowserClient, Shot
+from ..errors import BrowserError, Code, ToolError
+from ..limits import MAX_COOKIES, MAX_VIEWPORT, MIN_VIEWPORT
+from ..session.state import Session
+from .base import Params, Tool
+from .response import Response
 
 log = logging.getLogger("tabsight.screenshot")
 
@@ -36,8 +39,8 @@ Format = Literal["webp", "png", "jpeg"]
 class Defaults(BaseModel):
     """Defaults a user sets in the MCP client's environment."""
 
-    width: int = Field(default=1280, ge=200, le=4000)
-    height: int = Field(default=720, ge=200, le=4000)
+    width: int = Field(default=1280, ge=MIN_VIEWPORT, le=MAX_VIEWPORT)
+    height: int = Field(default=720, ge=MIN_VIEWPORT, le=MAX_VIEWPORT)
     format: Format = "webp"
     quality: int = Field(default=80, ge=1, le=100)
     timeout: int = Field(default=30_000, ge=1000, le=120_000)
@@ -94,7 +97,6 @@ COOKIE_DOMAIN = re.compile(r"\.?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
 COOKIE_VALUE_FORBIDDEN = re.compile(r'[;,\s"\\\x00-\x1f\x7f]')
 #: content that has no business in a cookie and is how injection attempts look
 SUSPICIOUS = re.compile(r"<\s*/?\s*script|javascript:|vbscript:|data:text/html|on\w+\s*=", re.IGNORECASE)
-MAX_COOKIES = 50
 MAX_COOKIE_VALUE_BYTES = 4096
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
 
@@ -122,8 +124,12 @@ class ScreenshotParams(Params):
         description="http(s) page to open in a window tabsight owns, capture and close. "
         "Without it: the tracked tab as it is now.",
     )
-    width: int = Field(default=DEFAULTS.width, ge=200, le=4000, description="Viewport width in CSS pixels (with url).")
-    height: int = Field(default=DEFAULTS.height, ge=200, le=4000, description="Viewport height in CSS pixels (with url).")
+    width: int = Field(
+        default=DEFAULTS.width, ge=MIN_VIEWPORT, le=MAX_VIEWPORT, description="Viewport width in CSS pixels (with url)."
+    )
+    height: int = Field(
+        default=DEFAULTS.height, ge=MIN_VIEWPORT, le=MAX_VIEWPORT, description="Viewport height in CSS pixels (with url)."
+    )
     format: Format = Field(default=DEFAULTS.format, description="Image format.")
     quality: int = Field(default=DEFAULTS.quality, ge=1, le=100, description="Quality for webp and jpeg.")
     waitForNetworkIdle: bool = Field(
@@ -238,12 +244,12 @@ TRANSIENT_NET_ERRORS = re.compile(
 def retryable(error: BrowserError) -> bool:
     """BrowserLoop's rule: network trouble and browser hiccups are retried;
     bad arguments, a missing element and an exceeded timeout are not."""
-    if error.code in ("disconnected", "capture_failed", "internal"):
+    if error.code in (Code.DISCONNECTED, Code.CAPTURE_FAILED, Code.INTERNAL):
         return True
-    return error.code == "navigation_failed" and bool(TRANSIENT_NET_ERRORS.search(error.message))
+    return error.code == Code.NAVIGATION_FAILED and bool(TRANSIENT_NET_ERRORS.search(error.message))
 
 
-async def screenshot(session, params: ScreenshotParams):
+async def screenshot(session: Session, params: ScreenshotParams, response: Response) -> None:
     started = time.time()
     if params.url is None:
         given = [name for name in URL_ONLY if name in params.model_fields_set]
@@ -252,68 +258,39 @@ async def screenshot(session, params: ScreenshotParams):
                 f"{', '.join(repr(name) for name in given)} applies only with 'url' (a page tabsight opens); "
                 "the tracked tab is captured as it is"
             )
-        link, tab_id = await session.browsers.tab(params.tab_id)
-        request = {"tab_id": tab_id, "format": params.format, "quality": params.quality}
-        method, timeout, attempts = "capture", 30.0, 1
+        client, tab_id = await session.browsers.tab(params.tab_id)
+        shot = await client.capture(
+            tab_id, params.format, params.quality, full_page=params.fullPage, selector=params.selector, timeout=30
+        )
+        user_agent = None
     else:
         if params.tab_id is not None:
             raise ToolError("'tab_id' and 'url' exclude each other: 'url' opens a window of its own")
-        link = await session.browsers.link()
+        client = await session.browsers.client()
         check_cookie_domains(params.cookies or [], params.url)
-        request = {
-            "url": params.url,
-            "width": params.width,
-            "height": params.height,
-            "format": params.format,
-            "quality": params.quality,
-            "wait_for_network_idle": params.waitForNetworkIdle,
-            "timeout_ms": params.timeout,
-        }
-        if params.userAgent:
-            request["user_agent"] = params.userAgent
-        if params.cookies:
-            request["cookies"] = wire_cookies(params.cookies, params.url)
-        # the load's own bound, plus room for a full page's tiles
-        method, timeout, attempts = "capture.url", params.timeout / 1000 + 30, DEFAULTS.retry_count + 1
-    if params.fullPage:
-        request["full_page"] = True
-    if params.selector:
-        request["selector"] = params.selector
+        shot = await _capture_url(client, params)
+        user_agent = params.userAgent
 
-    for attempt in range(1, attempts + 1):
-        try:
-            shot = await link.request(method, request, timeout=timeout)
-            break
-        except BrowserError as exc:
-            if attempt == attempts or not retryable(exc):
-                raise
-            log.info("screenshot attempt %d failed (%s), retrying", attempt, exc.code)
-            await asyncio.sleep(DEFAULTS.retry_delay / 1000)
-
-    pictures = [
-        images.picture(tile["data"], tile["x"], tile["y"], tile["width"], tile["height"]) for tile in shot["tiles"]
-    ]
-    pictures, scale = images.fit(pictures, params.format, params.quality, params.max_width, params.max_height)
+    pictures, scale = images.fit(shot.pictures, params.format, params.quality, params.max_width, params.max_height)
     if params.url is None and len(pictures) == 1:
-        session.remember_screenshot(pictures[0].data)  # visual_diff's default baseline
+        response.remember_screenshot(pictures[0].data)  # visual_diff's default baseline
     width, height = images.grid_size(pictures)
-    browser = link.hello.extension.browser if link.hello.extension else None
     metadata: dict[str, Any] = {
         "width": width,
         "height": height,
         "timestamp": int(started * 1000),
-        "url": shot.get("url"),
-        "viewport": shot.get("viewport"),
+        "url": shot.url,
+        "viewport": shot.viewport,
         "configuration": {
             "retryCount": DEFAULTS.retry_count,
-            "userAgent": request.get("user_agent") or (browser.user_agent if browser else "default"),
+            "userAgent": user_agent or client.user_agent or "default",
         },
         "format": params.format,
         "bytes": sum(len(pic.data) for pic in pictures),
         "tokens": sum(images.vision_tokens(pic.width, pic.height) for pic in pictures),
     }
-    if shot.get("status") is not None:
-        metadata["status"] = shot["status"]
+    if shot.status is not None:
+        metadata["status"] = shot.status
     if scale < 1:
         metadata["scale"] = round(scale, 4)
     if len(pictures) > 1:
@@ -321,13 +298,32 @@ async def screenshot(session, params: ScreenshotParams):
             {"image": n, "page_x": round(pic.page_x), "page_y": round(pic.page_y), "width": pic.width, "height": pic.height}
             for n, pic in enumerate(pictures, 1)
         ]
-    if shot.get("truncated"):
+    if shot.truncated:
         metadata["truncated"] = (
             "the page is longer than one answer can carry; use format jpeg or webp, max_width, or a selector"
         )
-    mime = images.MIME_TYPES[params.format]
-    blocks = [image(base64.b64encode(pic.data).decode(), mime) for pic in pictures]
-    return [*blocks, text({"metadata": metadata})]
+    for pic in pictures:
+        response.add_image(pic.data, images.MIME_TYPES[params.format])
+    response.result = {"metadata": metadata}
+
+
+async def _capture_url(client: BrowserClient, params: ScreenshotParams) -> Shot:
+    """The page at ``params.url``, in a window of its own; network trouble and hiccups are retried."""
+    retries = 0
+    while True:
+        try:
+            return await client.capture_url(
+                params.url, width=params.width, height=params.height, format=params.format, quality=params.quality,
+                wait_for_network_idle=params.waitForNetworkIdle, timeout_ms=params.timeout,
+                user_agent=params.userAgent, cookies=wire_cookies(params.cookies or [], params.url),
+                full_page=params.fullPage, selector=params.selector,
+            )
+        except BrowserError as exc:
+            if retries == DEFAULTS.retry_count or not retryable(exc):
+                raise
+            retries += 1
+            log.info("screenshot attempt %d failed (%s), retrying", retries, exc.code)
+            await asyncio.sleep(DEFAULTS.retry_delay / 1000)
 
 
 TOOL = Tool(

@@ -1,9 +1,9 @@
 """Streamed alert latency, and the host's memory under a flood of console errors.
 
-    .venv/bin/python bench/telemetry.py [--events 200] [--per-session 10] [--flood 100000] [--frames 50]
+    .venv/bin/python bench/telemetry_bench.py [--events 200] [--per-session 10] [--flood 100000] [--frames 50]
 
 One run measures two figures on one embedded headless Chromium, kept up for
-the whole run by an in-process link (as bench/annotate.py's is):
+the whole run by an in-process BrowserConnection (as bench/annotate_bench.py's is):
 
 - Alert latency, end to end: from a page's `console.error` to the
   `notifications/message` that the official SDK client (legacy mode, so
@@ -21,7 +21,7 @@ the whole run by an in-process link (as bench/annotate.py's is):
   missed when no notification names it within 5 s; one that came in a batch
   (it fell inside a throttle window) is counted apart and not timed.
 - Host memory under a flood: the host process's VmRSS (/proc/<pid>/status;
-  pid from the link's hello) while one tab, with --frames same-origin
+  pid from the host's hello) while one tab, with --frames same-origin
   iframes, logs --flood distinct console errors in all. The extension's
   relay passes at most 100 reports a second per frame (and counts the rest
   as dropped), so each frame logs --rate (default 90) a second: the flood
@@ -38,7 +38,7 @@ the whole run by an in-process link (as bench/annotate.py's is):
 TABSIGHT_RUNTIME_DIR is a fresh 0700 folder for the whole run, so the bench
 never meets a user's browser.
 
-DESIGN targets: alert latency p99 < 20 ms; host RSS < 60 MB (§7).
+docs/design.md targets: alert latency p99 < 20 ms; host RSS < 60 MB (§7).
 Results are printed as a markdown table and written to bench/results/telemetry.json.
 """
 
@@ -68,9 +68,9 @@ from common import (
     use_in_process,
     workspace,
 )
+from harness.processes import front_pids, rss_kb  # after common, which puts tests/ on sys.path
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from processes import front_pids, rss_kb
 
 #: ms between the latency page's errors: just over the 1 s throttle
 EVERY_MS = 1100
@@ -249,9 +249,9 @@ async def measure_latency(params: StdioServerParameters, base_url: str, total: i
 # -- 2. host memory under a flood ----------------------------------------------------
 
 
-async def host_cursor(link, timeout: float = 5) -> int:
+async def host_cursor(browser, timeout: float = 5) -> int:
     """The host's global telemetry sequence: how many records it has ingested since it started."""
-    return (await link.request("telemetry.query", {"what": "logs", "limit": 1}, timeout=timeout))["cursor"]
+    return (await browser.telemetry(None, "logs", limit=1, timeout=timeout))["cursor"]
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -263,8 +263,8 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure_flood(link, params: StdioServerParameters, base_url: str, flood: int, frames: int, rate: int) -> dict:
-    host_pid = link.hello.pid
+async def measure_flood(browser, params: StdioServerParameters, base_url: str, flood: int, frames: int, rate: int) -> dict:
+    host_pid = browser.hello.pid
     per_tick = max(1, rate * FLOOD_TICK_MS // 1000)
     per_frame = math.ceil(flood / frames)
     produced = per_frame * frames
@@ -277,17 +277,17 @@ async def measure_flood(link, params: StdioServerParameters, base_url: str, floo
             await call(client, "observe", {"what": "tabs"})  # the session has its browser: alerts reach it
             front = sorted(front_pids() - before_pids)
             front_pid = front[-1] if front else None
-            tab = (await link.request("tabs.list", timeout=5))["focused_tab_id"]
-            await link.request("tab.navigate", {"tab_id": tab, "url": f"{base_url}/index.html"}, timeout=30)
+            tab = (await browser.tabs())["focused_tab_id"]
+            await browser.navigate(tab, f"{base_url}/index.html", timeout_ms=30_000)
             await anyio.sleep(1)
-            status0 = await link.request("host.status", timeout=5)
-            cursor0 = await host_cursor(link)
+            status0 = await browser.status()
+            cursor0 = await host_cursor(browser)
             rss0, front_rss0 = rss_kb(host_pid), rss_kb(front_pid) if front_pid else None
             cpu0 = cpu_seconds(host_pid)
 
             url = (f"{base_url}/flood.html?frames={frames}&total={per_frame}&per={per_tick}&tick={FLOOD_TICK_MS}")
             started = time.monotonic()
-            await link.request("tab.navigate", {"tab_id": tab, "url": url}, timeout=60)
+            await browser.navigate(tab, url, timeout_ms=30_000)
             curve = [{"t_s": 0.0, "ingested": 0, "host_rss_mb": mb(rss0), "front_rss_mb": mb(front_rss0)}]
             marks = {0: curve[0]}
             steps = [round(flood * q) for q in (0.25, 0.5, 0.75, 1.0)]
@@ -300,7 +300,7 @@ async def measure_flood(link, params: StdioServerParameters, base_url: str, floo
                 await anyio.sleep(SAMPLE_S)
                 asked = time.monotonic()
                 try:
-                    ingested = await host_cursor(link, timeout=30) - cursor0
+                    ingested = await host_cursor(browser, timeout=30) - cursor0
                 except Exception:  # noqa: BLE001 -- a busy host may not answer in time: skip this sample
                     unanswered += 1
                     continue
@@ -324,12 +324,12 @@ async def measure_flood(link, params: StdioServerParameters, base_url: str, floo
             flood_s = time.monotonic() - started
             cpu1 = cpu_seconds(host_pid)
             await anyio.sleep(SETTLE_S)  # what is left in the pipes arrives; the host settles
-            ingested = await host_cursor(link) - cursor0
-            status1 = await link.request("host.status", timeout=5)
+            ingested = await host_cursor(browser) - cursor0
+            status1 = await browser.status()
             rss1 = rss_kb(host_pid)
             front_rss1 = rss_kb(front_pid) if front_pid else None
             stream = await call(client, "configure", {"action": "streaming", "streaming_action": "status"})
-            await link.request("tab.navigate", {"tab_id": tab, "url": f"{base_url}/index.html"}, timeout=30)
+            await browser.navigate(tab, f"{base_url}/index.html", timeout_ms=30_000)
     ingested_at_mark = curve[-1]["ingested"]
     return {
         "host_pid": host_pid, "front_pid": front_pid, "frames": frames, "rate_per_frame_s": per_tick * 1000 // FLOOD_TICK_MS,
@@ -420,26 +420,26 @@ async def main() -> None:
     base_url = f"http://127.0.0.1:{server.server_address[1]}"
     params = tabsight_server(runtime, args.chromium)
 
-    from tabsight.front.browsers import Browsers
+    from tabsight.browser.connection import BrowserConnection
 
-    browsers = Browsers("bench")  # keeps the embedded browser up between the MCP sessions
+    browsers = BrowserConnection("bench")  # keeps the embedded browser up between the MCP sessions
     latency: dict[str, Any] = {}
     flood: dict[str, Any] = {}
     baseline: dict[str, Any] = {}
     try:
         with anyio.fail_after(90):
-            link = await browsers.link()
-            baseline["host_rss_start_mb"] = mb(rss_kb(link.hello.pid))
-            baseline["browser"] = f"{link.hello.extension.browser.name} {link.hello.extension.browser.version}"
+            browser = await browsers.client()
+            baseline["host_rss_start_mb"] = mb(rss_kb(browser.hello.pid))
+            baseline["browser"] = browser.name
         print(f"alert latency: {args.events} events, {args.per_session} per session ...", flush=True)
         try:
             latency = await measure_latency(params, base_url, args.events, args.per_session)
         except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on
             latency = {"error": describe(error)}
-        baseline["host_rss_after_latency_mb"] = mb(rss_kb(link.hello.pid))
+        baseline["host_rss_after_latency_mb"] = mb(rss_kb(browser.hello.pid))
         print(f"flood: {args.flood} errors from {args.frames} frames ...", flush=True)
         try:
-            flood = await measure_flood(link, params, base_url, args.flood, args.frames, min(args.rate, RELAY_CAP))
+            flood = await measure_flood(browser, params, base_url, args.flood, args.frames, min(args.rate, RELAY_CAP))
         except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on
             flood = {"error": describe(error)}
     except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on

@@ -1,6 +1,6 @@
 """Screenshot of a URL through MCP: p50/p90 over N calls, 1280x720 JPEG.
 
-    .venv/bin/python bench/screenshot_url.py [--calls 30] [--playwright-mcp PATH/TO/cli.js]
+    .venv/bin/python bench/screenshot_url_bench.py [--calls 30] [--playwright-mcp PATH/TO/cli.js]
         [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
 
 One sample is everything an agent does to see a URL it has not loaded yet:

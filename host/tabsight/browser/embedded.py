@@ -21,8 +21,9 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import NATIVE_HOST_NAME
-from ..install.manifest import write_launcher, write_manifest
+from .. import NATIVE_HOST_NAME, profiles
+from ..errors import BrowserError, Code
+from ..nativehost.manifest import write_launcher, write_manifest
 from ..paths import extension_dir, runtime_dir
 
 log = logging.getLogger("tabsight.front")
@@ -38,7 +39,7 @@ CANDIDATES = (
     "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
 )
 
-#: Flags verified on Chromium 156 (DESIGN.md §1); background networking off
+#: Flags verified on Chromium 156 (docs/design.md §1); background networking off
 #: because the browser must not phone home from a tool's sandbox.
 BASE_FLAGS = (
     "--no-first-run",
@@ -59,10 +60,6 @@ BASE_FLAGS = (
 PROFILE_PREFIX = "tabsight-profile-"
 
 
-class LaunchError(Exception):
-    pass
-
-
 def find_browser() -> str:
     """The Chromium to run: ``TABSIGHT_CHROMIUM``, else the first one found.
 
@@ -76,10 +73,7 @@ def find_browser() -> str:
         found = shutil.which(name) or (name if os.path.isabs(name) and os.access(name, os.X_OK) else None)
         if found:
             return found
-    raise LaunchError(
-        "Failed to launch browser: no Chromium-family browser found. Install one "
-        "(Debian/Ubuntu: sudo apt-get install chromium) or set TABSIGHT_CHROMIUM to its path."
-    )
+    raise BrowserError(Code.LAUNCH_FAILED, "Failed to launch browser: no Chromium-family browser found.")
 
 
 @dataclass
@@ -106,11 +100,8 @@ class EmbeddedBrowser:
         self.remove_profile()
 
     def remove_profile(self) -> None:
-        shutil.rmtree(self.profile, ignore_errors=True)
-        if self.profile.exists():
-            # Chromium's network service can still write its state for a moment after the browser exits.
-            time.sleep(0.5)
-            shutil.rmtree(self.profile, ignore_errors=True)
+        """Delete the profile once every process of the browser has ended (blocks up to 10 s)."""
+        profiles.remove_when_gone(self.profile, self.process.pid)
 
 
 def _write_native_host(profile: Path) -> None:
@@ -194,5 +185,5 @@ def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
             )
     except OSError as exc:
         shutil.rmtree(profile, ignore_errors=True)
-        raise LaunchError(f"Failed to launch browser: {executable}: {exc}") from None
+        raise BrowserError(Code.LAUNCH_FAILED, f"Failed to launch browser: {executable}: {exc.strerror or exc}.") from None
     return EmbeddedBrowser(process, profile, token)

@@ -17,16 +17,18 @@ import logging
 import os
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from .. import __version__
+from ..errors import BrowserError, Code, ToolError
 from ..paths import extension_dir, runtime_dir
 from . import embedded
-from .discovery import connect_all
-from .link import BrowserError, HostLink
+from .client import BrowserClient
+from .hosts import connect_all
+from .link import HostLink
 
 log = logging.getLogger("tabsight.front")
 
@@ -43,7 +45,7 @@ EMBEDDED_VIEWPORT = {"width": 1280, "height": 720}
 def browser_mode() -> BrowserMode:
     mode = os.environ.get("TABSIGHT_BROWSER", "auto").strip().lower()
     if mode not in ("auto", "headed", "never"):
-        raise BrowserError("bad_config", f"TABSIGHT_BROWSER is {mode!r}; allowed values: auto, headed, never")
+        raise BrowserError(Code.BAD_CONFIG, f"TABSIGHT_BROWSER is {mode!r}; allowed values: auto, headed, never")
     return mode  # type: ignore[return-value]
 
 
@@ -61,18 +63,22 @@ def check_versions(link: HostLink) -> None:
     hello = link.hello
     if hello.version != __version__:
         raise BrowserError(
-            "version_mismatch",
+            Code.VERSION_MISMATCH,
             f"The browser runs tabsight host {hello.version}, this is tabsight {__version__}: "
             "restart the browser so that it starts the installed host.",
         )
     if hello.extension is None:
-        raise BrowserError("version_mismatch", "The browser's tabsight extension did not say hello: reload it at chrome://extensions.")
+        raise BrowserError(Code.VERSION_MISMATCH, "The browser's tabsight extension did not say hello: reload it at chrome://extensions.")
     if hello.extension.version != __version__:
         raise BrowserError(
-            "version_mismatch",
+            Code.VERSION_MISMATCH,
             f"The browser's tabsight extension is {hello.extension.version}, this is tabsight {__version__}: "
             "reload the extension at chrome://extensions (Load unpacked from the installed package).",
         )
+
+
+#: (session name, sockets to skip) -> links to the running hosts
+Discover = Callable[..., Awaitable[list[HostLink]]]
 
 
 @dataclass(frozen=True)
@@ -81,9 +87,16 @@ class TrackedTab:
     tab_id: int
 
 
-class Browsers:
-    def __init__(self, session: str, *, mode: BrowserMode | None = None, embedded_only: bool = False) -> None:
+class BrowserConnection:
+    """One session's way to its browser: which one, connected on demand, and the tab it tracks."""
+
+    def __init__(
+        self, session: str, *, mode: BrowserMode | None = None, embedded_only: bool = False,
+        discover: Discover = connect_all,
+    ) -> None:
         self.session = session
+        #: how running hosts are found: links to each (a fake browser's, in unit tests)
+        self._discover = discover
         self.mode = mode
         self.embedded_only = embedded_only
         self.tracked: TrackedTab | None = None
@@ -95,10 +108,13 @@ class Browsers:
         #: gets the events (alerts) of the session's browser, whichever it is
         self.on_event: Callable[[str, dict[str, Any]], None] | None = None
 
-    # -- the link ----------------------------------------------------------
+    # -- the browser ---------------------------------------------------------
 
-    async def link(self) -> HostLink:
-        """The host of the browser this session works with, connecting as needed."""
+    async def client(self) -> BrowserClient:
+        """The browser this session works with, connecting (or starting one) as needed."""
+        return BrowserClient(await self._current())
+
+    async def _current(self) -> HostLink:
         if self._link and self._link.alive:
             return self._link
         async with self._lock:
@@ -121,7 +137,7 @@ class Browsers:
     async def _find(self) -> HostLink:
         deadline = self._lost_at + RECONNECT_GRACE
         while True:
-            links = await connect_all(self.session)
+            links = await self._discover(self.session)
             chosen = self._choose(links)
             for link in links:
                 if link is not chosen:
@@ -135,7 +151,7 @@ class Browsers:
             await asyncio.sleep(0.1)
         mode = self.mode or browser_mode()
         if mode == "never":
-            raise BrowserError("no_browser", connect_steps())
+            raise BrowserError(Code.NO_BROWSER, connect_steps())
         return await self._launch(headless=mode != "headed")
 
     def _choose(self, links: list[HostLink]) -> HostLink | None:
@@ -159,7 +175,7 @@ class Browsers:
         clients starting at once) share one browser instead of racing.
         """
         async with _launch_lock():
-            links = await connect_all(self.session)
+            links = await self._discover(self.session)
             shared = next((link for link in links if link.hello.embedded), None)
             for link in links:
                 if link is not shared:
@@ -169,9 +185,9 @@ class Browsers:
             browser = await asyncio.to_thread(embedded.launch, headless)
             self._launched = browser
             link = await self._wait_for_host(browser)
-            listing = await link.request("tabs.list", timeout=5)
-            for tab in listing["tabs"]:
-                await link.request("window.set_viewport", {"tab_id": tab["id"], **EMBEDDED_VIEWPORT}, timeout=5)
+            client = BrowserClient(link)
+            for tab in (await client.tabs())["tabs"]:
+                await client.set_viewport(tab["id"], **EMBEDDED_VIEWPORT)
             return link
 
     async def _wait_for_host(self, browser: embedded.EmbeddedBrowser) -> HostLink:
@@ -179,9 +195,9 @@ class Browsers:
         seen: set[Path] = set()
         while time.monotonic() < deadline:
             if browser.process.poll() is not None:
-                browser.remove_profile()
-                raise BrowserError("launch_failed", f"Failed to launch browser: it exited.\n{browser.log_tail()}")
-            for link in await connect_all(self.session, skip=seen):
+                await asyncio.to_thread(browser.remove_profile)
+                raise BrowserError(Code.LAUNCH_FAILED, f"Failed to launch browser: it exited.\n{browser.log_tail()}")
+            for link in await self._discover(self.session, skip=seen):
                 seen.add(link.path)
                 if link.hello.embedded == browser.token:
                     return link
@@ -190,21 +206,15 @@ class Browsers:
         tail = browser.log_tail()
         browser.stop()
         raise BrowserError(
-            "launch_failed",
+            Code.LAUNCH_FAILED,
             "Failed to launch browser: the browser started but its tabsight extension never connected "
             f"within {LAUNCH_TIMEOUT:g} s.\n{tail}",
         )
 
-    async def all_links(self) -> list[HostLink]:
-        """Links to every running host (the caller closes those it does not keep)."""
-        current = await self.link()
-        others = await connect_all(self.session, skip={current.path})
-        return [current, *others]
-
     # -- the tracked tab ----------------------------------------------------
 
-    async def tab(self, tab_id: int | None = None, *, follow: bool = False) -> tuple[HostLink, int]:
-        """The link and tab a call acts on: ``tab_id`` if given, else the tracked tab.
+    async def tab(self, tab_id: int | None = None, *, follow: bool = False) -> tuple[BrowserClient, int]:
+        """The browser and tab a call acts on: ``tab_id`` if given, else the tracked tab.
 
         With nothing tracked yet, the browser's focused tab becomes tracked.
         When the tracked tab's browser is gone (closed, restarted) and the
@@ -213,40 +223,99 @@ class Browsers:
         the next call uses the new browser's focused tab. ``follow`` skips
         that error (for listing tabs, which shows what is tracked).
         """
-        link = await self.link()
+        client = await self.client()
         if tab_id is not None:
-            return link, tab_id
-        if self.tracked and self.tracked.profile_id == link.profile_id:
-            return link, self.tracked.tab_id
+            return client, tab_id
+        profile = client.transport.profile_id
+        if self.tracked and self.tracked.profile_id == profile:
+            return client, self.tracked.tab_id
         if self.tracked and not follow:
             lost, self.tracked = self.tracked, None
             raise BrowserError(
-                "tab_gone",
+                Code.TAB_GONE,
                 f"The tracked tab ({lost.tab_id}) was in a browser that is gone; this session now works with "
-                "another browser. Call again to use its focused tab, or choose one with observe({what:'tabs'}) "
-                "and configure({action:'track', tab_id}).",
+                "another browser.",
             )
-        listing = await link.request("tabs.list", timeout=5)
+        listing = await client.tabs()
         focused = listing.get("focused_tab_id")
         if focused is None:
             tabs = listing.get("tabs", [])
             if not tabs:
-                raise BrowserError("no_tab", "The browser has no open tab to work on.")
+                raise BrowserError(Code.NO_TAB, "The browser has no open tab to work on.")
             focused = tabs[0]["id"]
-        self.tracked = TrackedTab(link.profile_id, focused)
-        return link, focused
+        self.tracked = TrackedTab(profile, focused)
+        return client, focused
 
-    def track(self, link: HostLink, tab_id: int) -> None:
-        self.tracked = TrackedTab(link.profile_id, tab_id)
-        self._last_profile = link.profile_id
+    async def list_tabs(self) -> dict[str, Any]:
+        """Every connected browser with its tabs; marks the tracked one."""
+        async with self._every_browser() as links:
+            _client, tracked_id = await self.tab(follow=True)
+            browsers = []
+            for link in links:
+                client = BrowserClient(link)
+                listing = await client.tabs()
+                current = link is self._link
+                browsers.append(
+                    {
+                        "browser": client.id,
+                        "name": client.name,
+                        "embedded": client.embedded,
+                        "tabs": [
+                            {
+                                "id": tab["id"],
+                                "title": tab.get("title", "")[:100],
+                                "url": tab.get("url", ""),
+                                **({"active": True} if tab.get("active") else {}),
+                                **({"tracked": True} if current and tab["id"] == tracked_id else {}),
+                            }
+                            for tab in listing.get("tabs", [])
+                            if not tab.get("owned")  # a capture's own window, gone in a moment
+                        ],
+                    }
+                )
+        return {"browsers": browsers}
 
-    async def use(self, link: HostLink) -> None:
-        """Make ``link`` this session's browser (configure track across browsers)."""
-        async with self._lock:
-            if self._link is not link:
-                if self._link:
-                    await self._link.close()
-                self._adopt(link)
+    async def track_tab(self, tab_id: int, browser: str | None = None) -> dict[str, Any]:
+        """Track ``tab_id`` (in ``browser``, if given), switching browsers if it is in another; its description."""
+        async with self._every_browser() as links:
+            found: list[tuple[HostLink, dict[str, Any]]] = []
+            for link in links:
+                if browser and link.hello.host_id != browser:
+                    continue
+                listing = await BrowserClient(link).tabs()
+                found += [(link, tab) for tab in listing.get("tabs", []) if tab["id"] == tab_id]
+            if len(found) > 1:
+                raise ToolError(
+                    f"Tab id {tab_id} exists in several browsers "
+                    f"({', '.join(link.hello.host_id or '' for link, _ in found)}); pass 'browser' to say which."
+                )
+            if not found:
+                raise ToolError(
+                    f"No tab with id {tab_id}" + (f" in browser {browser!r}" if browser else "")
+                    + ". Call observe({what:'tabs'}) for the open tabs."
+                )
+            chosen, tab = found[0]
+            async with self._lock:
+                if self._link is not chosen:
+                    if self._link:
+                        await self._link.close()
+                    self._adopt(chosen)
+            self.tracked = TrackedTab(chosen.profile_id, tab_id)
+            self._last_profile = chosen.profile_id
+        return {"browser": chosen.hello.host_id, "tab_id": tab_id, "url": tab.get("url"), "title": tab.get("title")}
+
+    @contextlib.asynccontextmanager
+    async def _every_browser(self):
+        """Links to every running host, the session's first; the others are closed afterwards
+        unless one became the session's own."""
+        current = await self._current()
+        others = await self._discover(self.session, skip={current.path})
+        try:
+            yield [current, *others]
+        finally:
+            for link in others:
+                if link is not self._link:
+                    await link.close()
 
     def _adopt(self, link: HostLink) -> None:
         self._link = link
@@ -271,7 +340,7 @@ class Browsers:
             await asyncio.to_thread(browser.process.wait, linger + 8)
         except subprocess.TimeoutExpired:
             return
-        browser.remove_profile()
+        await asyncio.to_thread(browser.remove_profile)
 
 
 @contextlib.asynccontextmanager

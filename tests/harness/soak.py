@@ -1,7 +1,5 @@
 """Soak: MCP clients making mixed calls through one browser while it is restarted and its host killed.
 
-    .venv/bin/python bench/soak.py [--clients 8] [--calls 2000] [--max-minutes 20] [--seed 1]
-
 Each client is the official SDK client driving its own `tabsight mcp`; all
 share one embedded headless Chromium in a private runtime folder. A client
 opens a window of its own on the soak page (as an agent would: CDP
@@ -32,13 +30,13 @@ What the run checks, and prints:
   answer, notification, telemetry buffer, or front or host log; the masked
   forms must be there, so the check cannot pass on empty buffers.
 
-Writes bench/results/soak.json; exits 1 when a check fails. The suite runs a
-shorter soak with this same code (tests/test_soak.py).
+failures(summary) lists the checks that failed. bench/soak_bench.py runs a
+full soak from the command line (it writes bench/results/soak.json and exits 1
+when a check fails); the suite runs a shorter one (tests/test_soak.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import base64
 import io
 import json
@@ -48,7 +46,6 @@ import shutil
 import signal
 import stat
 import statistics
-import sys
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -56,19 +53,12 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from common import (
-    CHROMIUM,
-    Failed,
-    percentile,
-    serve,
-    tabsight_server,
-    text_of,
-    workspace,
-)
 from mcp import Client
 from mcp.client.stdio import stdio_client
 from PIL import Image
-from processes import (
+
+from .calls import Failed, percentile, text_of
+from .processes import (
     alive,
     command_line,
     descendants,
@@ -79,6 +69,7 @@ from processes import (
     parent,
     rss_kb,
 )
+from .servers import CHROMIUM, serve, tabsight_server, workspace
 
 #: how the calls are drawn (relative weights)
 MIX = {"observe": 12, "telemetry": 8, "screenshot": 20, "screenshot_url": 8, "annotate": 14, "interact": 28,
@@ -370,15 +361,17 @@ class Soak:
 
     async def _end_checks(self) -> None:
         """With the clients still connected: memory, tabs, debugger, telemetry buffers, host log."""
-        from tabsight.front.link import HostLink
+        from tabsight.browser.client import BrowserClient
+        from tabsight.browser.link import HostLink
 
         self.findings.memory["100%"] = self.memory()
         self.sample()
         for path in self.runtime.glob("host-*.sock"):
             link = await HostLink.open(path, "soak-check", 5)
+            browser = BrowserClient(link)
             try:
                 for _ in range(100):  # debugger attachments end a moment after their last use
-                    tabs = (await link.request("tabs.list", timeout=10))["tabs"]
+                    tabs = (await browser.tabs(timeout=10))["tabs"]
                     if not any(tab["debugger_attached"] or tab.get("owned") for tab in tabs):
                         break
                     await anyio.sleep(0.2)
@@ -391,7 +384,7 @@ class Soak:
                 if len(tabs) > self.config.clients + 1:
                     self.findings.leaks.append(f"{len(tabs)} tabs open for {self.config.clients} clients")
                 for what in ("logs", "network"):
-                    items = await link.request("telemetry.query", {"what": what, "limit": 200}, timeout=10)
+                    items = await browser.telemetry(None, what, limit=200, timeout=10)  # every tab's
                     self.scan(f"telemetry {what} buffer", json.dumps(items))
             finally:
                 await link.close()
@@ -692,29 +685,3 @@ def print_report(summary: dict) -> None:
                                       for kind, r in summary["latency"].items()))
     for message, count in summary["error_messages"]:
         print(f"error x{count:<4} {message}")
-
-
-async def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--calls", type=int, default=2000)
-    parser.add_argument("--max-minutes", type=float, default=20)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--no-faults", action="store_true", help="no browser restart, no host kill")
-    parser.add_argument("--chromium", default=CHROMIUM)
-    args = parser.parse_args()
-    os.environ["TABSIGHT_CHROMIUM"] = args.chromium
-    soak = await Soak(Config(args.clients, args.calls, args.max_minutes * 60, args.seed, not args.no_faults)).run()
-    summary = soak.summary()
-    print_report(summary)
-    out = Path(__file__).parent / "results"
-    out.mkdir(exist_ok=True)
-    (out / "soak.json").write_text(json.dumps(summary, indent=2))
-    failed = failures(summary)
-    for line in failed:
-        print(f"FAILED: {line}", file=sys.stderr)
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(anyio.run(main))

@@ -1,6 +1,6 @@
 """Annotated screenshot of a page with 100 interactive elements: p50/p90 over N calls.
 
-    .venv/bin/python bench/annotate.py [--calls 30] [--playwright-mcp PATH/TO/cli.js]
+    .venv/bin/python bench/annotate_bench.py [--calls 30] [--playwright-mcp PATH/TO/cli.js]
         [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
 
 The page (served on 127.0.0.1) is a 10 x 10 grid that fits a 1280x720
@@ -14,8 +14,8 @@ selects with an aria-label, every one with an id. One run measures:
   timed) if it returns isError, no image, or not exactly 100 annotations with
   total_found 100; the ids it missed are reported. Size: base64 image length
   plus text length.
-- tabsight discovery alone: in-process, a direct link to the embedded browser
-  (as tests/conftest.py's Keeper does), timing
+- tabsight discovery alone: in-process, a BrowserClient on the embedded browser
+  (as tests/conftest.py's Keeper holds), timing
   `elements.find(target=interactive, max=100)`: the in-page discovery plus
   about 1 ms of native messaging.
 - tabsight drawing alone: `tabsight.annotate.draw` on one 1280x720 capture
@@ -36,7 +36,7 @@ Peers default to their install in /tmp/peers and are skipped when missing:
 
     mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
 
-DESIGN targets: end to end p50 < 150 ms, discovery p50 < 20 ms, drawing p50 < 30 ms.
+docs/design.md targets: end to end p50 < 150 ms, discovery p50 < 20 ms, drawing p50 < 30 ms.
 Results are printed as a markdown table and written to bench/results/annotate.json.
 """
 
@@ -77,8 +77,8 @@ VIEWPORT_WIDTH = 1280
 #: uncounted calls first: the first finds in a new page run ~2-5x slower (cold JIT)
 WARMUP = 5
 ELEMENTS = 100
-#: the in-process browser's link: as observe asks it
-FIND = {"target": "interactive", "max": ELEMENTS}
+#: the in-process BrowserClient's find_elements and capture arguments: as observe asks them
+FIND = {"target": "interactive", "selector": None, "limit": ELEMENTS}
 CAPTURE = {"format": "jpeg", "quality": 90}
 ENCODE_QUALITY = 80
 
@@ -89,7 +89,7 @@ DRAWING = "tabsight drawing: annotate.draw"
 ENCODING = "tabsight JPEG encode (q80, 4:4:4)"
 PLAYWRIGHT = "playwright-mcp browser_snapshot"
 DEVTOOLS = "chrome-devtools-mcp take_snapshot"
-#: p50 targets in ms (DESIGN)
+#: p50 targets in ms (docs/design.md §7)
 TARGETS = {E2E: 150, DISCOVERY: 20, DRAWING: 30}
 
 
@@ -175,17 +175,16 @@ def check_found(found: dict, expected: list[str]) -> None:
 
 async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dict]:
     from tabsight import annotate
-    from tabsight.front.browsers import Browsers
+    from tabsight.browser.connection import BrowserConnection
 
-    browsers = Browsers("bench")
+    browsers = BrowserConnection("bench")
     results: dict[str, dict] = {}
     try:
         started = time.perf_counter()
-        link = await browsers.link()
-        tab = (await link.request("tabs.list", timeout=5))["focused_tab_id"]
-        await link.request("tab.navigate", {"tab_id": tab, "url": url}, timeout=30)
+        browser, tab = await browsers.tab()
+        await browser.navigate(tab, url, timeout_ms=30_000)
         ready_s = time.perf_counter() - started
-        find = lambda: link.request("elements.find", {"tab_id": tab, **FIND}, timeout=15)
+        find = lambda: browser.find_elements(tab, **FIND)
 
         for _ in range(WARMUP):
             found = await find()
@@ -208,12 +207,12 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
             "answer_kB": round(payload / 1000, 1), "browser_start_and_navigate_s": round(ready_s, 2),
         }
 
-        capture = lambda: link.request("capture", {"tab_id": tab, **CAPTURE}, timeout=15)
+        capture = lambda: browser.capture(tab, **CAPTURE)
         for _ in range(WARMUP):
             await capture()
         shots = [await timed(capture) for _ in range(calls)]
-        raw = base64.b64decode(shots[-1][1]["tiles"][0]["data"])
-        methods = [shot["method"] for _, shot in shots]  # visible_tab at most 2 a second, else cdp
+        raw = shots[-1][1].image
+        methods = [shot.method for _, shot in shots]  # visible_tab at most 2 a second, else cdp
         results[CAPTURE_ROW] = {
             **stats([ms for ms, _ in shots]), "calls": calls, "image_bytes": len(raw),
             "methods": {method: methods.count(method) for method in sorted(set(methods))},

@@ -200,9 +200,12 @@ def notification(batch: list[dict[str, Any]]) -> dict[str, Any]:
 class Streamer:
     """Runs a StreamPolicy on the event loop: sends, and flushes batches by timer."""
 
-    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self, send: Callable[[dict[str, Any]], Awaitable[None]] | None = None, clock: Callable[[], float] = time.monotonic
+    ):
         self.policy = StreamPolicy()
-        self._send = send
+        #: where notifications go: set by the MCP layer, which knows the client's protocol
+        self.send = send
         self._clock = clock
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -226,8 +229,8 @@ class Streamer:
         }
 
     def _emit(self, batch: list[dict[str, Any]] | None) -> None:
-        if batch:
-            task = asyncio.ensure_future(self._send(notification(batch)))
+        if batch and self.send is not None:
+            task = asyncio.ensure_future(self.send(notification(batch)))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         self._arm()

@@ -20,8 +20,9 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INVALID_PARAMS
 
 from .. import __version__
-from ..tools import TOOLS
-from .session import ALERTS_URI, Session
+from ..session.state import Session
+from ..tools import TOOLS, dispatch
+from .push import ALERTS_URI, AlertPush
 
 INSTRUCTIONS = (
     "tabsight shows you a real browser. observe({what:'page'}) describes the tracked tab (annotate_screenshot "
@@ -41,12 +42,15 @@ ALERTS_RESOURCE = types.Resource(
 
 
 def build_server(session: Session) -> Server:
+    pusher = AlertPush()
+    session.stream.send = pusher.push
+
     async def list_tools(ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool.definition() for tool in TOOLS.values()])
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-        session.client = ctx.session  # where streamed alerts go from now on
-        return await session.call(params.name, params.arguments)
+        pusher.client = ctx.session  # where streamed alerts go from now on
+        return await dispatch.call(session, params.name, params.arguments)
 
     async def list_resources(ctx, params) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[ALERTS_RESOURCE])
@@ -54,13 +58,13 @@ def build_server(session: Session) -> Server:
     async def read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         if str(params.uri) != ALERTS_URI:
             raise MCPError(INVALID_PARAMS, f"Unknown resource {params.uri}; the one resource is {ALERTS_URI}")
-        text = json.dumps({"alerts": list(session.pushed)}, separators=(",", ":"))
+        text = json.dumps({"alerts": list(pusher.pushed)}, separators=(",", ":"))
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=ALERTS_URI, mime_type="application/json", text=text)]
         )
 
     async def set_logging_level(ctx, params: types.SetLevelRequestParams) -> types.EmptyResult:
-        session.log_level = params.level
+        pusher.log_level = params.level
         return types.EmptyResult()
 
     with warnings.catch_warnings():
@@ -74,7 +78,7 @@ def build_server(session: Session) -> Server:
             on_call_tool=call_tool,
             on_list_resources=list_resources,
             on_read_resource=read_resource,
-            on_subscriptions_listen=ListenHandler(session.bus),
+            on_subscriptions_listen=ListenHandler(pusher.bus),
             on_set_logging_level=set_logging_level,
         )
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import shutil
 import sys
 import time
+from pathlib import Path
 
+from .. import profiles
 from ..paths import extension_origin, host_socket_path
 from .native import caller_origin, extension_channel
 from .router import EmbeddedSettings, Host
@@ -51,4 +52,5 @@ def remove_embedded_profile(browser: int, wait: float = 10.0) -> None:
     while os.getppid() == browser and time.monotonic() < deadline:
         time.sleep(0.1)  # our parent is the browser: reparented means it is gone
     if os.getppid() != browser:
-        shutil.rmtree(profile, ignore_errors=True)
+        # the embedded browser leads a process group of its own (it was started in a new session)
+        profiles.remove_when_gone(Path(profile), browser, wait)

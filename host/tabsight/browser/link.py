@@ -9,21 +9,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import PROTOCOL_VERSION, __version__
+from .. import __version__
+from ..errors import BrowserError, Code
+from ..limits import PROTOCOL_VERSION
 from ..protocol import frames
 from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
 
 log = logging.getLogger("tabsight.front")
-
-
-class BrowserError(Exception):
-    """The browser side could not do what was asked. ``code`` is the wire code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class HostLink:
@@ -54,11 +47,11 @@ class HostLink:
             raise BrowserError(hello.error.code, hello.error.message)
         if not isinstance(hello, frames.Hello) or hello.role != "host":
             channel.close()
-            raise BrowserError("bad_frame", f"{path} did not answer like a tabsight host")
+            raise BrowserError(Code.BAD_FRAME, f"{path} did not answer like a tabsight host")
         if hello.protocol != PROTOCOL_VERSION:
             channel.close()
             raise BrowserError(
-                "version_mismatch",
+                Code.VERSION_MISMATCH,
                 f"the browser's tabsight host speaks protocol {hello.protocol}, this front {PROTOCOL_VERSION}: "
                 "restart the browser so that it starts the installed host",
             )
@@ -80,7 +73,7 @@ class HostLink:
         tells the host, which tells the extension to release what it holds.
         """
         if not self.alive:
-            raise BrowserError("disconnected", "The connection to the browser is closed.")
+            raise BrowserError(Code.DISCONNECTED, "The connection to the browser is closed.")
         request_id = str(next(self._ids))
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = future
@@ -90,9 +83,9 @@ class HostLink:
             )
             return await asyncio.wait_for(asyncio.shield(future), timeout + 5)
         except asyncio.TimeoutError:
-            raise BrowserError("timeout", f"no answer from the browser within {timeout:g} s") from None
+            raise BrowserError(Code.TIMEOUT, f"no answer from the browser within {timeout:g} s") from None
         except (ConnectionError, FrameTooLarge) as exc:
-            raise BrowserError("disconnected", f"lost the browser connection: {exc}") from None
+            raise BrowserError(Code.DISCONNECTED, f"lost the browser connection: {exc}") from None
         except asyncio.CancelledError:
             if not future.done() and self.alive:
                 self._channel.post(frames.Cancel(id=request_id))
@@ -125,7 +118,7 @@ class HostLink:
             for future in self._waiting.values():
                 if not future.done():
                     future.set_exception(BrowserError(
-                        "disconnected", "Lost the connection to the browser while it was working on this call."))
+                        Code.DISCONNECTED, "Lost the connection to the browser while it was working on this call."))
 
     async def close(self) -> None:
         self._channel.close()

@@ -8,7 +8,8 @@ import logging
 from pathlib import Path
 
 from ..paths import host_socket_paths
-from .link import BrowserError, HostLink
+from ..errors import BrowserError
+from .link import HostLink
 
 log = logging.getLogger("tabsight.front")
 

@@ -1,10 +1,10 @@
 """Memory of each MCP server after N 1080p screenshots: its whole process tree, and its own processes.
 
-    .venv/bin/python bench/memory.py [--shots 20] [--playwright-mcp PATH/TO/cli.js]
+    .venv/bin/python bench/memory_bench.py [--shots 20] [--playwright-mcp PATH/TO/cli.js]
         [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
 
 Each server is started fresh (a new process and a new browser, as
-bench/coldstart.py starts them, through the official MCP SDK client) and
+bench/coldstart_bench.py starts them, through the official MCP SDK client) and
 takes --shots screenshots of the local bench page, each of a URL not loaded
 before, 1920x1080 JPEG: tabsight one `screenshot` call with `url`, width 1920
 and height 1080; Playwright MCP `browser_navigate` + `browser_take_screenshot`
@@ -26,7 +26,7 @@ Peers default to their install in /tmp/peers and are skipped when missing:
 
     mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
 
-DESIGN targets (§7): host RSS below 60 MB and front below 80 MB with a 1080p
+docs/design.md targets (§7): host RSS below 60 MB and front below 80 MB with a 1080p
 screenshot in flight (judged on the peaks). Results are printed as a markdown
 table and written to bench/results/memory.json.
 """
@@ -61,7 +61,7 @@ from PIL import Image
 
 WIDTH, HEIGHT = 1920, 1080
 SAMPLE_S = 0.02
-#: DESIGN §7, MB, on the peak with a 1080p screenshot in flight
+#: docs/design.md §7, MB, on the peak with a 1080p screenshot in flight
 TARGETS = {"host": 60, "front": 80}
 
 

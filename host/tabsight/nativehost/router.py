@@ -25,10 +25,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .. import PROTOCOL_VERSION, __version__
+from .. import __version__
+from ..errors import Code
+from ..limits import PROTOCOL_VERSION
 from ..protocol import frames
 from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
+from ..protocol.methods import Method
 from .peercred import peer_uid
 from .telemetry import Alert, Telemetry
 
@@ -127,7 +130,7 @@ class Host:
             for pending in self.pending.values():
                 pending.timer.cancel()
                 pending.front.channel.post(
-                    frames.error(pending.local_id, "browser_closed", "The browser closed its connection to tabsight.")
+                    frames.error(pending.local_id, Code.BROWSER_CLOSED, "The browser closed its connection to tabsight.")
                 )
             for front in list(self.fronts):
                 front.channel.close()
@@ -165,7 +168,7 @@ class Host:
             elif isinstance(frame, frames.Hello):
                 self._on_extension_hello(frame)
             elif isinstance(frame, frames.Request):
-                await self.extension.send(frames.error(frame.id, "bad_request", "the host takes no requests"))
+                await self.extension.send(frames.error(frame.id, Code.BAD_REQUEST, "the host takes no requests"))
 
     def _on_telemetry(self, data: dict) -> None:
         tab_id = data.get("tab_id")
@@ -201,7 +204,7 @@ class Host:
         uid = peer_uid(writer.get_extra_info("socket"))
         if uid != os.getuid():
             log.warning("refused a connection from uid %s", uid)
-            await channel.send(frames.error(None, "forbidden", "this tabsight host serves only its own user"))
+            await channel.send(frames.error(None, Code.FORBIDDEN, "this tabsight host serves only its own user"))
             channel.close()
             return
         front = FrontConnection(number=next(self._front_numbers), channel=channel)
@@ -231,7 +234,7 @@ class Host:
     async def _greet(self, front: FrontConnection) -> bool:
         hello = await asyncio.wait_for(front.channel.receive(), HELLO_TIMEOUT)
         if not isinstance(hello, frames.Hello) or hello.role != "front":
-            await front.channel.send(frames.error(None, "bad_request", "expected a front hello"))
+            await front.channel.send(frames.error(None, Code.BAD_REQUEST, "expected a front hello"))
             return False
         if hello.protocol != PROTOCOL_VERSION:
             fix = (
@@ -242,7 +245,7 @@ class Host:
             await front.channel.send(
                 frames.error(
                     None,
-                    "version_mismatch",
+                    Code.VERSION_MISMATCH,
                     f"the front speaks protocol {hello.protocol}, this host {PROTOCOL_VERSION}: {fix}",
                 )
             )
@@ -276,17 +279,17 @@ class Host:
             try:
                 front.channel.post(frames.Response(id=request.id, result=own(self, request.params)))
             except ValueError as exc:
-                front.channel.post(frames.error(request.id, "bad_request", str(exc)))
+                front.channel.post(frames.error(request.id, Code.BAD_REQUEST, str(exc)))
             return
         if request.id in front.in_flight:
-            front.channel.post(frames.error(request.id, "bad_request", f"request id {request.id!r} is already in flight"))
+            front.channel.post(frames.error(request.id, Code.BAD_REQUEST, f"request id {request.id!r} is already in flight"))
             return
         global_id = f"{front.number}.{next(self._request_numbers)}"
         forwarded = request.model_copy(update={"id": global_id})
         try:
             await self.extension.send(forwarded)
         except FrameTooLarge as exc:
-            front.channel.post(frames.error(request.id, "frame_too_large", f"request too large for the browser: {exc}"))
+            front.channel.post(frames.error(request.id, Code.FRAME_TOO_LARGE, f"request too large for the browser: {exc}"))
             return
         timeout = (request.timeout_ms or DEFAULT_TIMEOUT_MS) / 1000
         timer = asyncio.get_running_loop().call_later(timeout, self._expire, global_id)
@@ -308,7 +311,11 @@ class Host:
     def _ci_result(self, params: dict) -> dict:
         return {"alert": self.telemetry.ci_result(params).wire(), "fronts": len(self.fronts)}
 
-    _own_methods = {"host.status": _status, "telemetry.query": _query_telemetry, "host.ci_result": _ci_result}
+    _own_methods = {
+        Method.HOST_STATUS.value: _status,
+        Method.TELEMETRY_QUERY.value: _query_telemetry,
+        Method.HOST_CI_RESULT.value: _ci_result,
+    }
 
     def _expire(self, global_id: str) -> None:
         pending = self.pending.pop(global_id, None)
@@ -316,7 +323,7 @@ class Host:
             return
         pending.front.in_flight.pop(pending.local_id, None)
         pending.front.channel.post(
-            frames.error(pending.local_id, "timeout", "the browser did not answer in time; the request was cancelled")
+            frames.error(pending.local_id, Code.TIMEOUT, "the browser did not answer in time; the request was cancelled")
         )
         asyncio.ensure_future(self.extension.send(frames.Cancel(id=global_id)))
 

@@ -1,6 +1,6 @@
 """Screenshot of the tracked tab through MCP: p50/p90 over N calls, 1280x720 JPEG.
 
-    .venv/bin/python bench/screenshot.py [--calls 50] [--interval 0.6] [--playwright-mcp PATH/TO/cli.js]
+    .venv/bin/python bench/screenshot_bench.py [--calls 50] [--interval 0.6] [--playwright-mcp PATH/TO/cli.js]
         [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
 
 Runs tabsight (embedded headless Chromium) and the peers found, Playwright MCP
@@ -11,7 +11,7 @@ their install in /tmp/peers and are skipped when missing:
 
     mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
 
-DESIGN.md §7's target: tabsight's p50 at most half of Playwright MCP's.
+docs/design.md §7's target: tabsight's p50 at most half of Playwright MCP's.
 Times are wall-clock from the client's call to its parsed result.
 
 Two cadences are measured: back to back, and with --interval seconds between
@@ -45,7 +45,7 @@ from common import (
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-#: DESIGN §7: tabsight's p50 at most this fraction of Playwright MCP's
+#: docs/design.md §7: tabsight's p50 at most this fraction of Playwright MCP's
 TARGET_RATIO = 0.5
 
 

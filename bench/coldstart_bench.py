@@ -1,6 +1,6 @@
 """Cold start to first image: p50 and min over N runs, each a fresh MCP server and a fresh browser.
 
-    .venv/bin/python bench/coldstart.py [--runs 5] [--playwright-mcp PATH/TO/cli.js]
+    .venv/bin/python bench/coldstart_bench.py [--runs 5] [--playwright-mcp PATH/TO/cli.js]
         [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
 
 One run is what an agent's first look at a page costs when nothing is
@@ -29,7 +29,7 @@ Peers default to their install in /tmp/peers and are skipped when missing:
 
     mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
 
-DESIGN.md §7 sets no target for this. Results are printed as a markdown table
+docs/design.md §7 sets no target for this. Results are printed as a markdown table
 and written to bench/results/coldstart.json.
 """
 

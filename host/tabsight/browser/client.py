@@ -1,0 +1,197 @@
+"""The browser, as tools see it: one typed method per thing the extension or host can do.
+
+``BrowserClient`` turns calls into requests on a ``Transport`` (a
+``HostLink`` to a running host in production; a fake in unit tests, which is
+the seam that lets every tool handler be tested without Chromium). The method
+names (``tabsight.protocol.methods``), parameter spellings and the time each
+request may take live here and nowhere else in Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .. import images
+from ..protocol import frames
+from ..protocol.methods import Method
+
+#: seconds a quick browser request (tabs, telemetry, a viewport change) may take
+QUICK = 5.0
+#: seconds a capture, a page read or an element lookup may take
+CAPTURE = 15.0
+#: seconds an action on an element may take (scrolling into view, waiting for it to settle, the input itself)
+ACT = 30.0
+#: margin added to an operation's own bound (navigation, wait_for), for the answer to come back
+MARGIN = 5.0
+
+
+class Transport(Protocol):
+    """What carries requests to a browser: ``HostLink``, or a fake."""
+
+    hello: frames.Hello
+
+    async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30.0) -> dict[str, Any]:
+        ...
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A capture: its tiles, decoded (one, or a grid for a page longer than one image), and where it was taken."""
+
+    pictures: list[images.Picture]
+    url: str | None = None
+    viewport: dict[str, Any] | None = None
+    status: int | None = None
+    truncated: bool = False
+    #: how the extension captured it: ``visible_tab`` (captureVisibleTab) or ``cdp`` (the debugger)
+    method: str | None = None
+
+    @property
+    def image(self) -> bytes:
+        """The first (for a viewport capture: the only) tile's encoded bytes."""
+        return self.pictures[0].data
+
+    @classmethod
+    def from_wire(cls, result: dict[str, Any]) -> Shot:
+        pictures = [images.picture(t["data"], t["x"], t["y"], t["width"], t["height"]) for t in result["tiles"]]
+        return cls(
+            pictures, result.get("url"), result.get("viewport"), result.get("status"), bool(result.get("truncated")),
+            result.get("method"),
+        )
+
+
+class BrowserClient:
+    """One connected browser (one profile's host and extension)."""
+
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
+
+    # -- who it is -----------------------------------------------------------
+
+    @property
+    def hello(self) -> frames.Hello:
+        return self.transport.hello
+
+    @property
+    def id(self) -> str:
+        """The host's id: how answers and ``configure track`` name this browser."""
+        return self.hello.host_id or ""
+
+    @property
+    def name(self) -> str:
+        ext = self.hello.extension
+        return f"{ext.browser.name} {ext.browser.version}".strip() if ext else "unknown"
+
+    @property
+    def user_agent(self) -> str | None:
+        ext = self.hello.extension
+        return ext.browser.user_agent if ext else None
+
+    @property
+    def embedded(self) -> bool:
+        return bool(self.hello.embedded)
+
+    # -- tabs ----------------------------------------------------------------
+
+    async def tabs(self, timeout: float = QUICK) -> dict[str, Any]:
+        """``{tabs: [{id, title, url, active?, owned?, debugger_attached}], focused_tab_id}``."""
+        return await self._ask(Method.TABS_LIST, {}, timeout)
+
+    async def navigate(self, tab_id: int, url: str, timeout_ms: int = 30_000) -> dict[str, Any]:
+        return await self._ask(Method.TAB_NAVIGATE, {"tab_id": tab_id, "url": url, "timeout_ms": timeout_ms},
+                               timeout_ms / 1000 + MARGIN)
+
+    async def set_viewport(self, tab_id: int, width: int, height: int) -> dict[str, Any]:
+        return await self._ask(Method.SET_VIEWPORT, {"tab_id": tab_id, "width": width, "height": height}, QUICK)
+
+    # -- seeing --------------------------------------------------------------
+
+    async def capture(
+        self, tab_id: int, format: str, quality: int | None = None, *,
+        full_page: bool = False, selector: str | None = None, timeout: float = CAPTURE,
+    ) -> Shot:
+        """The tab as it is now: its viewport, its whole page, or one element's box."""
+        request: dict[str, Any] = {"tab_id": tab_id, "format": format}
+        if quality is not None:
+            request["quality"] = quality
+        if full_page:
+            request["full_page"] = True
+        if selector:
+            request["selector"] = selector
+        return Shot.from_wire(await self._ask(Method.CAPTURE, request, timeout))
+
+    async def capture_url(
+        self, url: str, *, width: int, height: int, format: str, quality: int, wait_for_network_idle: bool,
+        timeout_ms: int, user_agent: str | None = None, cookies: list[dict[str, Any]] | None = None,
+        full_page: bool = False, selector: str | None = None,
+    ) -> Shot:
+        """``url`` opened in a window of the extension's own at ``width`` x ``height``, captured and closed.
+
+        ``timeout_ms`` bounds the load; the request may take 30 s more, room for a full page's tiles.
+        """
+        request: dict[str, Any] = {
+            "url": url, "width": width, "height": height, "format": format, "quality": quality,
+            "wait_for_network_idle": wait_for_network_idle, "timeout_ms": timeout_ms,
+        }
+        optional = {"user_agent": user_agent, "cookies": cookies, "full_page": full_page, "selector": selector}
+        request.update({name: value for name, value in optional.items() if value})
+        return Shot.from_wire(await self._ask(Method.CAPTURE_URL, request, timeout_ms / 1000 + 30))
+
+    async def page_info(self, tab_id: int) -> dict[str, Any]:
+        return await self._ask(Method.PAGE_INFO, {"tab_id": tab_id}, CAPTURE)
+
+    async def find_elements(self, tab_id: int, target: str, selector: str | None, limit: int) -> dict[str, Any]:
+        """``{page, elements, total_found}``: what an annotation marks."""
+        request = {"tab_id": tab_id, "target": target, "selector": selector, "max": limit}
+        return await self._ask(Method.ELEMENTS_FIND, request, CAPTURE)
+
+    async def telemetry(
+        self, tab_id: int | None, what: str, since: int = 0, limit: int = 20, url: str | None = None,
+        timeout: float = QUICK,
+    ) -> dict[str, Any]:
+        """``{items, cursor}``: the newest ``limit`` entries of ``what`` after cursor ``since``, of one tab
+        (``tab_id``) or of every tab (None), whose URL contains ``url``."""
+        request = {"what": what, "tab_id": tab_id, "since": since, "limit": limit, "url": url}
+        return await self._ask(Method.TELEMETRY_QUERY, request, timeout)
+
+    # -- acting --------------------------------------------------------------
+
+    async def act(
+        self, tab_id: int, action: str, *, selector: str | None = None, document: str | None = None,
+        point: tuple[float, float] | None = None, text: str | None = None, value: str | None = None,
+        key: str | None = None, clear: bool = False, submit: bool = False, delta_x: int = 0, delta_y: int = 0,
+    ) -> dict[str, Any]:
+        """An input action on the element ``selector`` matches (in ``document``, when a label named it) or at
+        ``point``: what it did and what changed."""
+        request: dict[str, Any] = {
+            "tab_id": tab_id, "action": action, "selector": selector,
+            "clear": clear, "submit": submit, "delta_x": delta_x, "delta_y": delta_y,
+        }
+        if document is not None:
+            request["document"] = document
+        if point is not None:
+            request["x"], request["y"] = point
+        request.update({name: v for name, v in (("text", text), ("value", value), ("key", key)) if v is not None})
+        return await self._ask(Method.ELEMENT_ACT, request, ACT)
+
+    async def wait_for(self, tab_id: int, selector: str | None, text: str | None, timeout_ms: int) -> dict[str, Any]:
+        request = {"tab_id": tab_id, "selector": selector, "text": text, "timeout_ms": timeout_ms}
+        return await self._ask(Method.PAGE_WAIT_FOR, request, timeout_ms / 1000 + MARGIN)
+
+    async def execute(self, tab_id: int, script: str | None, cdp: list[dict[str, Any]], timeout_ms: int) -> dict[str, Any]:
+        """A page script and CDP steps, each bounded by ``timeout_ms``; the whole call by their sum (at most 10 min)."""
+        request = {"tab_id": tab_id, "script": script, "cdp": cdp, "timeout_ms": timeout_ms}
+        bound = min(600, timeout_ms / 1000 * (len(cdp) + 2) + 10)
+        return await self._ask(Method.PAGE_EXECUTE, request, bound)
+
+    # -- the host --------------------------------------------------------------
+
+    async def status(self) -> dict[str, Any]:
+        return await self._ask(Method.HOST_STATUS, {}, QUICK)
+
+    async def ci_result(self, result: dict[str, Any]) -> dict[str, Any]:
+        return await self._ask(Method.HOST_CI_RESULT, result, QUICK)
+
+    async def _ask(self, method: Method, params: dict[str, Any], timeout: float) -> dict[str, Any]:
+        return await self.transport.request(method.value, params, timeout=timeout)

@@ -1,0 +1,37 @@
+"""The request methods of the wire protocol (docs/wire-protocol.md): every name, once.
+
+The extension serves the ``EXTENSION`` ones (``extension/background.js``
+maps each to its handler); the host answers the ``HOST`` ones itself. A test
+keeps this list and the extension's table equal. Python code names a method
+only through this enum (``tabsight.browser.client`` is the one caller).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Method(str, Enum):
+    # served by the extension
+    PING = "ping"
+    TABS_LIST = "tabs.list"
+    TAB_NAVIGATE = "tab.navigate"
+    PAGE_INFO = "page.info"
+    CAPTURE = "capture"
+    CAPTURE_URL = "capture.url"
+    SET_VIEWPORT = "window.set_viewport"
+    ELEMENTS_FIND = "elements.find"
+    ELEMENT_ACT = "element.act"
+    PAGE_WAIT_FOR = "page.wait_for"
+    PAGE_EXECUTE = "page.execute"
+    # answered by the host
+    HOST_STATUS = "host.status"
+    TELEMETRY_QUERY = "telemetry.query"
+    HOST_CI_RESULT = "host.ci_result"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+HOST = frozenset({Method.HOST_STATUS, Method.TELEMETRY_QUERY, Method.HOST_CI_RESULT})
+EXTENSION = frozenset(Method) - HOST

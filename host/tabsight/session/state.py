@@ -1,0 +1,108 @@
+"""One MCP client's session, without MCP: its browser, labels, screenshots, alerts and settings.
+
+Tools read and change this state; the MCP layer (``tabsight.server``) owns
+the client connection and gives the alert stream somewhere to send.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from ..browser.client import BrowserClient
+from ..browser.connection import BrowserConnection
+from ..errors import ToolError
+from .autoshot import AutoScreenshots
+from .streaming import AlertInbox, Streamer
+
+#: saved baselines kept per session (the oldest go first)
+MAX_BASELINES = 20
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """The latest annotated screenshot of this session: what its labels point at."""
+
+    browser: str
+    tab_id: int
+    document: str
+    url: str
+    selectors: list[str]
+
+
+@dataclass(frozen=True)
+class Label:
+    number: int
+    annotation: Annotation
+
+    @property
+    def selector(self) -> str:
+        return self.annotation.selectors[self.number - 1]
+
+
+class Labels:
+    """The numbers of the latest annotation, and the elements they stand for."""
+
+    def __init__(self) -> None:
+        self.annotation: Annotation | None = None
+
+    def remember(self, client: BrowserClient, tab_id: int, page: dict[str, Any], selectors: list[str]) -> None:
+        self.annotation = Annotation(client.id, tab_id, page["document"], page["url"], selectors)
+
+    def get(self, number: int) -> Label:
+        """Label ``number`` of the latest annotation, or a ToolError saying how to get one."""
+        if self.annotation is None:
+            raise ToolError(
+                "No annotation in this session yet: call observe({what:'page', annotate_screenshot:true}) "
+                "and use a number from it"
+            )
+        if not 1 <= number <= len(self.annotation.selectors):
+            raise ToolError(
+                f"label {number} is not in the latest annotation, which has labels 1 to "
+                f"{len(self.annotation.selectors)}" if self.annotation.selectors else
+                "The latest annotation has no labels (nothing interactive was in view)"
+            )
+        return Label(number, self.annotation)
+
+
+class Screenshots:
+    """What visual diffs compare against: the latest screenshot of the tracked tab, and named baselines."""
+
+    def __init__(self) -> None:
+        #: the latest screenshot any answer of this session carried (visual_diff's default baseline)
+        self.last: bytes | None = None
+        self.baselines: OrderedDict[str, bytes] = OrderedDict()
+
+    def remember(self, data: bytes) -> None:
+        self.last = data
+
+    def save_baseline(self, name: str, data: bytes) -> None:
+        self.baselines[name] = data
+        self.baselines.move_to_end(name)
+        while len(self.baselines) > MAX_BASELINES:
+            self.baselines.popitem(last=False)
+
+
+class Session:
+    def __init__(self, browsers: BrowserConnection | None = None) -> None:
+        self.id = uuid.uuid4().hex[:8]
+        self.browsers = browsers or BrowserConnection(self.id)
+        self.browsers.on_event = self._on_browser_event
+        self.labels = Labels()
+        self.screenshots = Screenshots()
+        #: alerts for the next observe answer (the passive path)
+        self.inbox = AlertInbox()
+        #: alerts pushed as they happen (the opt-in path)
+        self.stream = Streamer()
+        self.autoshots = AutoScreenshots()
+
+    def _on_browser_event(self, event: str, data: dict[str, Any]) -> None:
+        if event == "alert":
+            self.inbox.add(data)
+            self.stream.offer(data)
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+        await self.browsers.aclose()

@@ -1,0 +1,51 @@
+"""Running a tool by name: validate, handle, build; every failure becomes words for the agent."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import mcp_types as types
+
+from ..errors import BrowserError, ToolError
+from ..session.state import Session
+from . import TOOLS
+from .response import Response
+
+log = logging.getLogger("tabsight.front")
+
+
+class ToolFailure(Exception):
+    """A tool call that failed; its message is what the agent reads (it says how to recover)."""
+
+
+async def run(session: Session, name: str, arguments: dict[str, Any] | None) -> Response:
+    """The tool's response, filled by its handler and not yet laid out; ToolFailure when it failed."""
+    tool = TOOLS.get(name)
+    prefix = tool.error_prefix if tool else ""
+    try:
+        if tool is None:
+            raise ToolError(f"Unknown tool {name!r}; tools: {', '.join(TOOLS)}")
+        params = tool.parse(arguments)
+        response = Response(tool.name, what=getattr(params, "what", None))
+        await tool.handler(session, params, response)
+        return response
+    except ToolError as exc:
+        raise ToolFailure(prefix + str(exc)) from None
+    except BrowserError as exc:
+        raise ToolFailure(prefix + exc.explained()) from None
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # a bug must not end the session: report it and go on
+        log.exception("tool %s failed", name)
+        raise ToolFailure(f"Internal error in {name}: {type(exc).__name__}: {exc}") from None
+
+
+async def call(session: Session, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+    """The MCP result of a tool call: its answer, or an isError result; never an exception."""
+    try:
+        response = await run(session, name, arguments)
+    except ToolFailure as exc:
+        return Response.error(str(exc))
+    return await response.build(session)

@@ -1,0 +1,140 @@
+"""The one place a tool's MCP result is laid out: the only module that makes MCP content blocks.
+
+Handlers only add to a ``Response``: the answer's JSON (``result``), images
+that are the answer (``add_image``: a screenshot, an annotated screenshot, a
+diff), images attached to it (``attach_image``: screenshots an ``execute``
+took, referenced from the JSON), the page screenshot a later visual diff
+compares against (``remember_screenshot``), and whether pending alerts ride
+along (``include_alerts``). ``build`` then lays the answer out, always in
+this order:
+
+1. the answer's images;
+2. the JSON result, compact;
+3. attached images, then a line counting them;
+4. ``{"_alerts": [...]}``, when asked for and any are pending (drained there);
+5. the automatic screenshot that ``screenshot_mode`` asks for, or a line
+   saying why there is none.
+
+It encodes images in base64, stores the session's latest screenshot, and
+counts what the answer weighs (``Size``), for budgets.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import mcp_types as types
+
+from ..errors import BrowserError, Code
+from ..session import autoshot
+from ..session.state import Session
+
+log = logging.getLogger("tabsight.front")
+
+Content = types.TextContent | types.ImageContent
+
+
+@dataclass(frozen=True)
+class Image:
+    data: bytes
+    mime_type: str
+
+
+@dataclass
+class Size:
+    """What an answer weighs: characters of text, bytes of encoded images (before base64), image count."""
+
+    text_chars: int = 0
+    image_bytes: int = 0
+    images: int = 0
+
+
+@dataclass
+class Response:
+    """What one tool call answers, as its handler adds it up."""
+
+    tool: str
+    #: the ``what`` of an observe call: screenshot_mode's errors_only looks at it
+    what: str | None = None
+    result: Any = None
+    images: list[Image] = field(default_factory=list)
+    attachments: list[Image] = field(default_factory=list)
+    alerts: bool = False
+    screenshot: bytes | None = None
+    size: Size = field(default_factory=Size)
+
+    def add_image(self, data: bytes, mime_type: str) -> None:
+        """An image that is (part of) the answer; it comes before the JSON."""
+        self.images.append(Image(data, mime_type))
+
+    def attach_image(self, data: bytes, mime_type: str) -> int:
+        """An image the JSON refers to; it comes after the JSON. Its number, from 1."""
+        self.attachments.append(Image(data, mime_type))
+        return len(self.attachments)
+
+    def remember_screenshot(self, data: bytes) -> None:
+        """The page as this call saw it: the default baseline of the session's next visual diff."""
+        self.screenshot = data
+
+    def include_alerts(self) -> None:
+        self.alerts = True
+
+    async def build(self, session: Session) -> types.CallToolResult:
+        content: list[Content] = [self._image(image) for image in self.images]
+        if self.result is not None:
+            content.append(self._text(self.result))
+        if self.attachments:
+            content += [self._image(image) for image in self.attachments]
+            count = len(self.attachments)
+            content.append(self._text(f"[{count} screenshot{'s' if count > 1 else ''} attached]"))
+        if self.alerts and (pending := session.inbox.drain()):
+            content.append(self._text(pending))
+        if session.autoshots.wanted(self.tool, self.what):
+            content.append(await self._automatic_screenshot(session))
+        if self.screenshot is not None:
+            session.screenshots.remember(self.screenshot)
+        return types.CallToolResult(content=content)
+
+    @staticmethod
+    def error(message: str) -> types.CallToolResult:
+        return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
+
+    async def _automatic_screenshot(self, session: Session) -> Content:
+        """screenshot_mode's screenshot of the tracked tab, or the text saying why there is none."""
+        shots = session.autoshots
+        refusal = shots.refusal()
+        if refusal:
+            return self._unavailable(refusal)
+        try:
+            client, tab_id = await session.browsers.tab()
+            shot = await client.capture(tab_id, "jpeg", autoshot.QUALITY)
+        except BrowserError as exc:
+            if exc.code == Code.NO_TAB:
+                return self._unavailable("no tracked tab")
+            if exc.code in (Code.DISCONNECTED, Code.NO_BROWSER, Code.LAUNCH_FAILED, Code.TIMEOUT):
+                return self._unavailable("extension not connected")
+            return self._unavailable(exc.message)
+        if len(shot.image) > autoshot.LARGE_PAYLOAD:
+            log.warning("auto screenshot of %d KB (over %d KB)", len(shot.image) // 1024, autoshot.LARGE_PAYLOAD // 1024)
+        shots.took_one()
+        self.screenshot = shot.image
+        return self._image(Image(shot.image, "image/jpeg"))
+
+    def _unavailable(self, reason: str) -> Content:
+        return self._text(f"[Screenshot unavailable: {reason}]")
+
+    def _text(self, data: Any) -> types.TextContent:
+        """A text block: a string as it is, anything else as compact JSON (token-frugal: no indentation)."""
+        if not isinstance(data, str):
+            data = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        self.size.text_chars += len(data)
+        return types.TextContent(type="text", text=data)
+
+    def _image(self, image: Image) -> types.ImageContent:
+        self.size.image_bytes += len(image.data)
+        self.size.images += 1
+        return types.ImageContent(type="image", data=base64.b64encode(image.data).decode(), mime_type=image.mime_type)

@@ -1,0 +1,245 @@
+"""Each tool handler against a fake browser (tests/fakes.py): what the answer holds and how it is laid out.
+
+The real session, browser connection, typed client, handlers and response
+builder run; only the host link is a fake. The same behaviours are also
+tested end to end on Chromium (test_e2e, test_screenshot, test_annotate...).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+
+import pytest
+from fakes import FakeBrowser, fake_session
+from PIL import Image
+
+from tabsight.errors import Code, HINTS
+from tabsight.tools import TOOLS
+from tabsight.tools.dispatch import call
+from tabsight.tools.response import Response
+
+pytestmark = pytest.mark.anyio
+
+
+async def handle(session, tool: str, arguments: dict) -> Response:
+    """The handler alone, with a fresh response: what it added."""
+    definition = TOOLS[tool]
+    params = definition.parse(arguments)
+    response = Response(tool, what=getattr(params, "what", None))
+    await definition.handler(session, params, response)
+    return response
+
+
+def decoded(block) -> Image.Image:
+    assert block.type == "image"
+    return Image.open(io.BytesIO(base64.b64decode(block.data)))
+
+
+def json_of(block) -> dict:
+    assert block.type == "text"
+    return json.loads(block.text)
+
+
+# -- screenshot ---------------------------------------------------------------
+
+async def test_screenshot_of_the_tracked_tab_is_an_image_then_its_metadata():
+    browser = FakeBrowser(viewport=(800, 600))
+    session = fake_session(browser)
+    result = await call(session, "screenshot", {"format": "png"})
+    assert not result.is_error
+    image, metadata = result.content
+    assert decoded(image).size == (800, 600) and image.mime_type == "image/png"
+    meta = json_of(metadata)["metadata"]
+    assert (meta["width"], meta["height"], meta["format"]) == (800, 600, "png")
+    assert meta["configuration"]["userAgent"] == "FakeAgent/1.0" and meta["tokens"] == 800 * 600 // 750
+    assert browser.methods("capture")[0] == {"tab_id": 7, "format": "png", "quality": 80}
+    # it is the session's latest screenshot: a visual diff's default baseline
+    assert Image.open(io.BytesIO(session.screenshots.last)).size == (800, 600)
+
+
+async def test_screenshot_downscales_to_max_width():
+    session = fake_session(FakeBrowser(viewport=(1600, 900)))
+    response = await handle(session, "screenshot", {"format": "jpeg", "max_width": 400})
+    (image,) = response.images
+    assert Image.open(io.BytesIO(image.data)).size == (400, 225)
+    assert response.result["metadata"]["scale"] == 0.25
+
+
+async def test_screenshot_of_a_url_sends_the_capture_settings_and_cookies_for_the_host():
+    browser = FakeBrowser()
+    response = await handle(fake_session(browser), "screenshot", {
+        "url": "http://localhost:8000/app", "width": 640, "height": 480, "userAgent": "Agent/2",
+        "cookies": [{"name": "sid", "value": "abc", "domain": "127.0.0.1"}],
+    })
+    (request,) = browser.methods("capture.url")
+    assert (request["width"], request["height"], request["user_agent"]) == (640, 480, "Agent/2")
+    assert request["cookies"] == [{"name": "sid", "value": "abc", "domain": "localhost", "path": "/", "httpOnly": False,
+                                   "secure": False, "host_only": True}]
+    assert Image.open(io.BytesIO(response.images[0].data)).size == (640, 480)
+    assert response.result["metadata"]["configuration"]["userAgent"] == "Agent/2"
+    assert response.screenshot is None  # another page than the tracked tab: not a diff baseline
+
+
+async def test_screenshot_retries_a_refused_connection_then_says_so(monkeypatch):
+    from tabsight.tools import screenshot
+
+    monkeypatch.setattr(screenshot.DEFAULTS, "retry_delay", 100)
+    browser = FakeBrowser()
+    browser.failures["capture.url"] = (Code.NAVIGATION_FAILED, "net::ERR_CONNECTION_REFUSED at http://localhost:9/")
+    result = await call(fake_session(browser), "screenshot", {"url": "http://localhost:9/"})
+    assert result.is_error
+    text = result.content[0].text
+    assert text.startswith("Screenshot capture failed: net::ERR_CONNECTION_REFUSED")
+    assert text.endswith(HINTS[Code.NAVIGATION_FAILED])
+    assert len(browser.methods("capture.url")) == screenshot.DEFAULTS.retry_count + 1
+
+
+# -- observe --------------------------------------------------------------------
+
+async def test_observe_page_ends_with_pending_alerts_once():
+    browser = FakeBrowser()
+    session = fake_session(browser)
+    await call(session, "observe", {"what": "page"})  # connects: alerts flow from here on
+    browser.emit("alert", {"category": "errors", "severity": "error", "title": "TypeError: x"})
+    first = await call(session, "observe", {"what": "page"})
+    page, alerts = first.content
+    assert json_of(page) == {"tab_id": 7, "url": "http://127.0.0.1/fake", "title": "Fake page",
+                             "viewport": {"width": 1280, "height": 720}, "ready_state": "complete"}
+    assert json_of(alerts)["_alerts"][0]["title"] == "TypeError: x"
+    second = await call(session, "observe", {"what": "page"})
+    assert len(second.content) == 1
+
+
+async def test_annotated_observe_draws_on_the_capture_and_labels_act_on_their_element():
+    browser = FakeBrowser(viewport=(640, 400))
+    browser.elements = [
+        {"selector": "#save", "tag": "button", "role": "button", "name": "Save", "text": "Save",
+         "bounds": {"x": 10, "y": 10, "width": 80, "height": 30}, "interactionHint": "clickable"},
+    ]
+    session = fake_session(browser)
+    result = await call(session, "observe", {"what": "page", "annotate_screenshot": True})
+    image, summary = result.content
+    drawn = decoded(image)
+    assert drawn.size == (640, 400) and image.mime_type == "image/jpeg"
+    # the box is drawn just outside the button's left edge: far from the page's colour, which JPEG keeps close
+    edge = [drawn.getpixel((x, 25)) for x in range(4, 10)]
+    assert max(sum(abs(a - b) for a, b in zip(pixel, (200, 220, 240))) for pixel in edge) > 100
+    assert drawn.getpixel((200, 300)) == pytest.approx((200, 220, 240), abs=6)
+    assert json_of(summary)["annotations"][0]["label"] == 1 and json_of(summary)["total_found"] == 1
+
+    clicked = await call(session, "interact", {"action": "click", "label": 1})
+    assert json_of(clicked.content[0])["label"] == 1
+    act = browser.methods("element.act")[-1]
+    assert (act["selector"], act["document"], act["action"]) == ("#save", "doc-1", "click")
+
+    await call(session, "interact", {"action": "navigate", "url": "http://127.0.0.1/other"})
+    stale = await call(session, "interact", {"action": "click", "label": 1})
+    assert stale.is_error and "Label 1 is from the annotation of http://127.0.0.1/fake" in stale.content[0].text
+
+
+async def test_observe_tabs_marks_the_tracked_tab_and_hides_capture_windows():
+    browser = FakeBrowser()
+    browser.tabs.append({"id": 9, "title": "capture", "url": "http://x/", "owned": True})
+    answer = await handle(fake_session(browser), "observe", {"what": "tabs"})
+    (listed,) = answer.result["browsers"]
+    assert listed["name"] == "FakeChromium 156" and [tab["id"] for tab in listed["tabs"]] == [7]
+    assert listed["tabs"][0]["tracked"] is True
+
+
+async def test_observe_errors_passes_the_query_and_the_cursor_back():
+    browser = FakeBrowser()
+    browser.telemetry["errors"] = [{"message": f"e{n}"} for n in range(5)]
+    answer = await handle(fake_session(browser), "observe", {"what": "errors", "limit": 2})
+    assert [item["message"] for item in answer.result["items"]] == ["e3", "e4"]
+    assert browser.methods("telemetry.query")[0] == {"what": "errors", "tab_id": 7, "since": 0, "limit": 2, "url": None}
+
+
+# -- interact execute -----------------------------------------------------------------
+
+async def test_execute_attaches_screenshots_after_the_json_and_counts_them():
+    session = fake_session()
+    result = await call(session, "interact", {"action": "execute", "cdp": [
+        {"method": "Page.captureScreenshot", "params": {"format": "jpeg"}},
+        {"method": "Runtime.evaluate", "params": {"expression": "1"}},
+        {"method": "Page.captureScreenshot", "params": {}},
+    ]})
+    answer, first, second, footer = result.content
+    steps = json_of(answer)["cdp"]
+    assert steps[0]["result"]["data"] == "<image 1, attached below>"
+    assert steps[2]["result"]["data"] == "<image 2, attached below>"
+    assert first.mime_type == "image/jpeg" and second.mime_type == "image/png"
+    assert decoded(second).size == (320, 200) and footer.text == "[2 screenshots attached]"
+    assert session.screenshots.last is not None
+
+
+# -- configure ------------------------------------------------------------------
+
+async def test_configure_track_picks_a_tab_or_says_which_exist():
+    browser = FakeBrowser()
+    browser.tabs.append({"id": 8, "title": "Second", "url": "http://127.0.0.1/second"})
+    session = fake_session(browser)
+    missing = await call(session, "configure", {"action": "track", "tab_id": 99})
+    assert missing.is_error and "No tab with id 99" in missing.content[0].text
+    tracked = await call(session, "configure", {"action": "track", "tab_id": 8})
+    assert json_of(tracked.content[0])["tracked"]["title"] == "Second"
+    await call(session, "observe", {"what": "page"})
+    assert browser.methods("page.info")[-1] == {"tab_id": 8}
+
+
+async def test_configure_streaming_enable_status_disable():
+    session = fake_session()
+    enabled = await handle(session, "configure", {"action": "streaming", "streaming_action": "enable",
+                                                  "events": ["errors"], "throttle_seconds": 2})
+    assert enabled.result["status"] == "enabled" and enabled.result["config"]["throttle_seconds"] == 2
+    status = await handle(session, "configure", {"action": "streaming", "streaming_action": "status"})
+    assert status.result["config"]["enabled"] is True
+    disabled = await handle(session, "configure", {"action": "streaming", "streaming_action": "disable"})
+    assert disabled.result == {"status": "disabled", "pending_cleared": 0}
+
+
+# -- generate and screenshot_mode -------------------------------------------------------
+
+async def test_visual_diff_needs_a_baseline_then_shows_what_changed():
+    browser = FakeBrowser(viewport=(300, 200))
+    session = fake_session(browser)
+    first = await call(session, "generate", {"type": "visual_diff"})
+    assert first.is_error and "No baseline yet" in first.content[0].text
+    saved = await handle(session, "generate", {"type": "baseline", "name": "before"})
+    assert saved.result == {"baseline": "before", "saved": ["before"]}
+    browser.color = (20, 20, 20)
+    result = await call(session, "generate", {"type": "visual_diff", "baseline": "before"})
+    image, summary = result.content
+    assert decoded(image).size == (300, 200)
+    assert json_of(summary)["percent_changed"] == 100.0
+
+
+async def test_screenshot_mode_ends_answers_with_a_screenshot_within_its_limits():
+    session = fake_session(FakeBrowser(viewport=(400, 300)))
+    configured = await call(session, "configure", {"action": "capture", "settings": {
+        "screenshot_mode": "on", "cooldown_seconds": 3600, "session_limit": 5}})
+    assert "sensitive" in json_of(configured.content[0])["note"]
+    first = await call(session, "observe", {"what": "page"})
+    assert decoded(first.content[-1]).size == (400, 300)
+    second = await call(session, "observe", {"what": "page"})
+    assert second.content[-1].text == "[Screenshot unavailable: rate-limited (3600s cooldown)]"
+    interact = await call(session, "interact", {"action": "press", "key": "Enter"})
+    assert all(block.type == "text" for block in interact.content)  # interact answers carry none
+
+
+async def test_the_builder_counts_what_an_answer_weighs():
+    session = fake_session(FakeBrowser(viewport=(200, 200)))
+    response = await handle(session, "screenshot", {"format": "png"})
+    result = await response.build(session)
+    assert response.size.images == 1
+    assert response.size.image_bytes == len(base64.b64decode(result.content[0].data))
+    assert response.size.text_chars == len(result.content[1].text)
+
+
+async def test_a_browser_error_reads_as_its_message_and_what_to_do():
+    browser = FakeBrowser()
+    browser.failures["element.act"] = (Code.ELEMENT_COVERED, "#save is covered by div.cookie-banner")
+    result = await call(fake_session(browser), "interact", {"action": "click", "selector": "#save"})
+    assert result.is_error
+    assert result.content[0].text == f"#save is covered by div.cookie-banner {HINTS[Code.ELEMENT_COVERED]}"

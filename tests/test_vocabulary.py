@@ -1,0 +1,81 @@
+"""One contract on both sides of the browser boundary: error codes and method names, and clear launch failures."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import front_env, front_params, mcp_client
+from mcp.client.stdio import stdio_client
+
+from tabsight.errors import HINTS, Code
+from tabsight.nativehost.router import Host
+from tabsight.paths import extension_dir
+from tabsight.protocol.methods import EXTENSION, HOST
+
+EXTENSION_DIR = extension_dir()
+
+
+def js(name: str) -> str:
+    return (EXTENSION_DIR / name).read_text()
+
+
+def test_the_extension_and_python_define_the_same_error_codes():
+    body = re.search(r"export const Code = Object\.freeze\(\{(.*?)\}\);", js("errors.js"), re.DOTALL).group(1)
+    in_js = dict(re.findall(r"(\w+): '([a-z_]+)'", body))
+    assert in_js == {code.name: code.value for code in Code}
+
+
+def test_every_code_has_a_hint_that_says_what_to_do():
+    assert set(HINTS) == set(Code)
+    assert all(hint.endswith(".") and len(hint) > 20 for hint in HINTS.values())
+
+
+def test_the_extension_names_codes_only_through_the_vocabulary():
+    for path in sorted(EXTENSION_DIR.glob("*.js")):
+        text = path.read_text()
+        assert not re.search(r"TabsightError\(\s*['\"`]", text), f"{path.name}: a code written out; use Code.X"
+        assert not re.search(r"code === ['\"`]", text), f"{path.name}: a code compared as a string; use Code.X"
+    # inpage.js is a classic script and cannot import the vocabulary: its codes must still be in it
+    written_out = set(re.findall(r"error: '([a-z_]+)'", js("inpage.js")))
+    assert written_out and written_out <= {code.value for code in Code}
+
+
+def test_the_extension_serves_exactly_the_extension_methods_and_the_host_the_rest():
+    table = re.search(r"const methods = \{(.*?)\n\};", js("background.js"), re.DOTALL).group(1)
+    served = set(re.findall(r"^\s*'?([a-z_.]+)'?:", table, re.MULTILINE))
+    assert served == {method.value for method in EXTENSION}
+    assert set(Host._own_methods) == {method.value for method in HOST}
+
+
+@pytest.mark.anyio
+async def test_a_browser_that_cannot_start_is_a_clear_error_without_a_traceback(tmp_path: Path):
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    env = front_env(TABSIGHT_CHROMIUM="/nonexistent/chromium", TABSIGHT_RUNTIME_DIR=str(runtime))
+    env.pop("TABSIGHT_BROWSER", None)
+    stderr = tmp_path / "front.stderr"
+    with stderr.open("w") as errlog:
+        async with mcp_client(server=stdio_client(front_params(env), errlog=errlog)) as client:
+            result = await client.call_tool("observe", {"what": "page"})
+            shot = await client.call_tool("screenshot", {"url": "http://127.0.0.1:9/"})
+    assert result.is_error
+    message = result.content[0].text
+    assert message.startswith("Failed to launch browser: /nonexistent/chromium: No such file or directory.")
+    assert "TABSIGHT_CHROMIUM" in message and "apt-get install chromium" in message
+    assert "Internal error" not in message
+    assert shot.is_error and shot.content[0].text.startswith("Screenshot capture failed: Failed to launch browser")
+    assert "Traceback" not in stderr.read_text()
+
+
+def test_the_extension_and_python_enforce_the_same_limits():
+    from tabsight import limits
+
+    in_js = dict(re.findall(r"export const ([A-Z_]+) = ([\d_]+);", js("limits.js")))
+    in_python = {name: value for name, value in vars(limits).items() if name.isupper()}
+    assert {name: int(value.replace("_", "")) for name, value in in_js.items()} == in_python
+    # and nothing in the extension writes one of them out again
+    for path in sorted(EXTENSION_DIR.glob("*.js")):
+        if path.name != "limits.js":
+            assert not re.search(rf"const ({'|'.join(in_js)}) =", path.read_text()), path.name
