@@ -2,6 +2,8 @@
 
 import { act, waitFor } from './act.js';
 import { captureTab } from './capture.js';
+import { crashedError, hasCrashed, whenCrashed } from './crashes.js';
+import { answerDialog, answeredSince, dialogOpenError, openDialog, setDialogPolicy, whenDialogOpens } from './dialogs.js';
 import { findElements } from './discovery.js';
 import { execute } from './execute.js';
 import { ensureConnected, sendEvent, serve } from './native.js';
@@ -17,16 +19,55 @@ const RECONNECT_ALARM = 'tabsight-reconnect';
 const methods = {
   ping: async () => ({}),
   'tabs.list': listTabs,
-  'tab.navigate': navigateTab,
-  'page.info': pageInfo,
-  capture: captureTab,
+  'tab.navigate': guarded(navigateTab, { refuse: false }),
+  'page.info': guarded(pageInfo, { refuse: 'crashed' }),
+  capture: guarded(captureTab),
   'capture.url': captureUrl,
   'window.set_viewport': setViewport,
-  'elements.find': findElements,
-  'element.act': act,
-  'page.wait_for': waitFor,
-  'page.execute': execute,
+  'elements.find': guarded(findElements),
+  'element.act': guarded(act),
+  'page.wait_for': guarded(waitFor),
+  'page.execute': guarded(execute),
+  'dialog.answer': answerDialog,
+  'dialog.policy': setDialogPolicy,
 };
+
+// A method on a tab that crashed, or that has an open dialog, is refused at
+// once, saying which (the page cannot answer); one during which either
+// happens ends when it does; and a result says which dialogs a policy
+// answered meanwhile. `refuse`: true (both), 'crashed' (page.info describes
+// an open dialog itself), false (a navigation is the way out of both).
+function guarded(handler, { refuse = true } = {}) {
+  return async (params, signal) => {
+    const tabId = params.tab_id;
+    if (!Number.isInteger(tabId)) return handler(params, signal);
+    if (refuse && await hasCrashed(tabId)) throw crashedError(tabId);
+    if (refuse === true && openDialog(tabId)) throw dialogOpenError(tabId);
+    const since = Date.now();
+    const inner = new AbortController();
+    const forward = () => inner.abort(signal.reason);
+    signal.addEventListener('abort', forward, { once: true });
+    const dialog = whenDialogOpens(tabId);
+    const crash = whenCrashed(tabId);
+    const fail = (error) => {
+      inner.abort(error);
+      throw error;
+    };
+    try {
+      const result = await Promise.race([
+        handler(params, inner.signal),
+        dialog.opened.then(() => fail(dialogOpenError(tabId, 'opened during this call'))),
+        crash.crashed.then(() => fail(crashedError(tabId))),
+      ]);
+      const dialogs = answeredSince(tabId, since);
+      return dialogs.length && result && typeof result === 'object' ? { ...result, dialogs } : result;
+    } finally {
+      dialog.stop();
+      crash.stop();
+      signal.removeEventListener('abort', forward);
+    }
+  };
+}
 
 // At top level so it runs whenever the worker starts: install, browser
 // start, and every wake. An open native port then keeps the worker alive.

@@ -22,11 +22,39 @@ chrome.debugger.onDetach.addListener(({ tabId }) => {
 // done, instead of after IDLE_DETACH_MS.
 export async function withDebugger(tabId, fn, { detach = 'idle' } = {}) {
   const entry = await acquire(tabId);
+  return runAttached(tabId, entry, fn, detach === 'now' ? 0 : IDLE_DETACH_MS);
+}
+
+// As withDebugger, but runs `fn` unattached where Chrome refuses to attach
+// (browser pages such as chrome://newtab, or another debugger's tab).
+export async function withDebuggerIfAllowed(tabId, fn) {
+  let entry;
+  try {
+    entry = await acquire(tabId);
+  } catch {
+    return fn();
+  }
+  return runAttached(tabId, entry, fn, IDLE_DETACH_MS);
+}
+
+async function runAttached(tabId, entry, fn, detachDelayMs) {
   try {
     return await fn();
   } finally {
-    release(tabId, entry, detach === 'now' ? 0 : IDLE_DETACH_MS);
+    release(tabId, entry, detachDelayMs);
   }
+}
+
+// Keeps the tab attached until the returned function is called (an open
+// dialog must stay answerable: only this attachment knows it).
+export async function hold(tabId) {
+  const entry = await acquire(tabId);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    release(tabId, entry, IDLE_DETACH_MS);
+  };
 }
 
 // Rejects with the signal's reason as soon as it aborts, so the caller's
@@ -88,6 +116,13 @@ function detachIdle(tabId, entry) {
 }
 
 async function attach(tabId) {
+  await attachOnce(tabId);
+  // Dialogs that open while attached are reported (and answerable) only with
+  // the Page domain on. Not awaited: behind an open dialog it never answers.
+  chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
+}
+
+async function attachOnce(tabId) {
   try {
     await chrome.debugger.attach({ tabId }, CDP_VERSION);
   } catch (err) {

@@ -18,12 +18,13 @@ export async function execute(params, signal) {
   const script = optionalStringParam(params, 'script');
   const steps = stepsParam(params);
   const timeoutMs = intParam(params, 'timeout_ms', 100, 120_000, 30_000);
+  const maxChars = intParam(params, 'max_chars', 1000, 100_000_000, 100_000);
   if (!script && steps.length === 0) throw badRequest('execute needs a script, cdp steps, or both');
   await chrome.tabs.get(tabId);
 
   return withDebugger(tabId, async () => {
     const answer = {};
-    if (script) answer.script = await evaluate(tabId, script, timeoutMs, signal);
+    if (script) answer.script = await evaluate(tabId, script, timeoutMs, maxChars, signal);
     if (steps.length) {
       answer.cdp = [];
       let timedOut = answer.script?.timed_out ?? false;
@@ -60,7 +61,7 @@ function stepsParam(params) {
 // The script as an expression (`document.title`, `fetch(...).then(...)`),
 // or, if that is not valid, as the body of an async function (statements
 // with `return`).
-async function evaluate(tabId, script, timeoutMs, signal) {
+async function evaluate(tabId, script, timeoutMs, maxChars, signal) {
   const run = (expression) => bounded(send(tabId, 'Runtime.evaluate', {
     expression, awaitPromise: true, returnByValue: true, userGesture: true,
   }, signal), timeoutMs);
@@ -73,7 +74,15 @@ async function evaluate(tabId, script, timeoutMs, signal) {
   if (exceptionDetails) {
     return { error: exceptionDetails.exception?.description ?? exceptionDetails.text ?? 'the script threw' };
   }
-  return { result: result.value ?? null, type: result.type };
+  return { result: cut(result.value ?? null, maxChars), type: result.type };
+}
+
+// A page decides how much its script returns: past maxChars of JSON, the
+// answer carries the start of it and its full length (the front cuts finer).
+function cut(value, maxChars) {
+  const json = typeof value === 'string' ? value : JSON.stringify(value);
+  if (json === undefined || json.length <= maxChars) return value;
+  return `${json.slice(0, maxChars)}… [truncated: ${json.length} chars]`;
 }
 
 // A CDP call's { result } or { error }, or { error, timed_out } past the bound.

@@ -15,6 +15,9 @@ import { MAX_COOKIES, MAX_VIEWPORT, MIN_VIEWPORT } from './limits.js';
 import { tabUrl } from './restricted.js';
 
 const NETWORK_IDLE_MS = 500;
+// timeout_ms bounds the load; the capture after it may take this much more,
+// and the window is closed within the same bound.
+const CAPTURE_GRACE_MS = 1000;
 
 // Windows opened for a capture: not the user's, so not listed or reported.
 export const ownedWindowIds = new Set();
@@ -32,6 +35,22 @@ export async function captureUrl(params, signal) {
   const cookies = cookiesParam(params, new URL(url).hostname);
   const options = captureOptions(params);
 
+  // One bound for the whole capture: a page busy after its load must not hold it up past the timeout.
+  const bound = new AbortController();
+  const expire = setTimeout(() => bound.abort(new TabsightError(Code.TIMEOUT,
+    `The capture of ${url} did not finish within its timeout of ${load.timeoutMs} ms (the page may be busy)`)),
+  load.timeoutMs + CAPTURE_GRACE_MS);
+  const forward = () => bound.abort(signal.reason);
+  signal.addEventListener('abort', forward, { once: true });
+  try {
+    return await openCaptureClose(url, { width, height, load, userAgent, cookies, options }, bound.signal);
+  } finally {
+    clearTimeout(expire);
+    signal.removeEventListener('abort', forward);
+  }
+}
+
+async function openCaptureClose(url, { width, height, load, userAgent, cookies, options }, signal) {
   const window = await chrome.windows.create({ url: 'about:blank', type: 'popup', focused: false, width, height });
   ownedWindowIds.add(window.id);
   const tabId = window.tabs[0].id;

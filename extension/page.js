@@ -1,5 +1,6 @@
 // The `page.info` method: a structural summary of the page in a tab.
 
+import { openDialog } from './dialogs.js';
 import { inPage, restrictedPage } from './inpage-call.js';
 import { tabIdParam } from './params.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
@@ -8,6 +9,11 @@ export async function pageInfo(params, signal) {
   const tabId = tabIdParam(params);
   const tab = await chrome.tabs.get(tabId);
   if (isRestrictedUrl(tabUrl(tab))) throw restrictedPage(tab);
+  const dialog = openDialog(tabId);
+  if (dialog) {
+    // the page cannot be read behind it: what the tab knows, and the dialog
+    return { url: tabUrl(tab), title: tab.title ?? '', ready_state: null, dialog };
+  }
   signal.throwIfAborted();
   const summary = await inPage(tabId, 'summary');
   if (!summary) throw new Error(`page.info got no result from tab ${tabId}`);

@@ -1,5 +1,7 @@
 // The `tabs.list` and `tab.navigate` methods.
 
+import { withDebuggerIfAllowed } from './cdp.js';
+import { leavingPage } from './dialogs.js';
 import { Code, TabsightError } from './errors.js';
 import { ownedWindowIds } from './owned.js';
 import { intParam, tabIdParam, urlParam } from './params.js';
@@ -63,7 +65,11 @@ export async function navigateTab(params, signal) {
   await chrome.tabs.get(tabId); // fail with no_tab before touching anything
   signal.throwIfAborted();
 
-  const httpStatus = await navigateAndWait(tabId, url, timeoutMs, signal);
+  // Attached for the load: a dialog the new page opens meanwhile is answered
+  // by the tab's policy (dialogs.js), and leaving the old page is never
+  // held up by its beforeunload: the agent asked to go.
+  const httpStatus = await withDebuggerIfAllowed(tabId,
+    () => leavingPage(tabId, () => navigateAndWait(tabId, url, timeoutMs, signal)));
   const tab = await chrome.tabs.get(tabId);
   const finalUrl = tabUrl(tab);
   return {

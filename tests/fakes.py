@@ -54,6 +54,7 @@ class FakeBrowser:
         self.elements: list[dict[str, Any]] = []
         self.document = "doc-1"
         self.telemetry: dict[str, list[dict[str, Any]]] = {}
+        self.dialog_policies: dict[int, str] = {}
         #: method -> (code, message): that method fails so
         self.failures: dict[str, tuple[Code, str]] = {}
         self.requests: list[tuple[str, dict[str, Any]]] = []
@@ -142,6 +143,13 @@ class FakeBrowser:
 
     def _window_set_viewport(self, params):
         return {}
+
+    def _dialog_policy(self, params):
+        self.dialog_policies[params["tab_id"]] = params["policy"]
+        return {"policy": params["policy"]}
+
+    def _dialog_answer(self, params):
+        raise BrowserError(Code.NO_DIALOG, f"No dialog is open on tab {params['tab_id']}.")
 
     def _tab(self, tab_id: int) -> dict[str, Any]:
         for tab in self.tabs:

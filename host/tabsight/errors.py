@@ -22,6 +22,7 @@ class Code(str, Enum):
     # tabs and pages
     NO_TAB = "no_tab"
     TAB_GONE = "tab_gone"
+    TAB_CRASHED = "tab_crashed"
     RESTRICTED_PAGE = "restricted_page"
     NAVIGATION_FAILED = "navigation_failed"
     NAVIGATION_TIMEOUT = "navigation_timeout"
@@ -35,6 +36,9 @@ class Code(str, Enum):
     ELEMENT_DISABLED = "element_disabled"
     ELEMENT_NOT_VISIBLE = "element_not_visible"
     STALE_LABEL = "stale_label"
+    # dialogs
+    DIALOG_OPEN = "dialog_open"
+    NO_DIALOG = "no_dialog"
     # the chain: front, host, extension, browser
     NO_BROWSER = "no_browser"
     LAUNCH_FAILED = "launch_failed"
@@ -61,6 +65,8 @@ HINTS: dict[Code, str] = {
     Code.NO_TAB: "Call observe({what:'tabs'}) for the open tabs and configure({action:'track', tab_id}) to pick one.",
     Code.TAB_GONE: "Call again to use the new browser's focused tab, or pick a tab: observe({what:'tabs'}) lists "
     "them, configure({action:'track', tab_id}) tracks one.",
+    Code.TAB_CRASHED: "Reload it: interact({action:'navigate', url}) with its URL (observe({what:'tabs'}) lists it) "
+    "loads the page again.",
     Code.RESTRICTED_PAGE: "Navigate the tab to a web page, or track another tab (observe({what:'tabs'})).",
     Code.NAVIGATION_FAILED: "Check the URL, and that its server is running and reachable from the browser.",
     Code.NAVIGATION_TIMEOUT: "Pass a larger 'timeout' (with screenshot, waitForNetworkIdle: false suits a page "
@@ -74,6 +80,9 @@ HINTS: dict[Code, str] = {
     Code.ELEMENT_DISABLED: "Wait until the page enables it (interact wait_for), or act on another element.",
     Code.ELEMENT_NOT_VISIBLE: "Make it visible first (open its menu or section, or scroll), then call again.",
     Code.STALE_LABEL: f"Call {OBSERVE_LABELS} for fresh labels.",
+    Code.DIALOG_OPEN: "Answer it with interact({action:'dialog', accept:true}) (or accept:false; prompt_text for a "
+    "prompt), or let a policy answer dialogs: configure({action:'dialogs', dialog_policy:'accept'}).",
+    Code.NO_DIALOG: "Nothing to answer: the dialog was answered or closed already; carry on.",
     Code.NO_BROWSER: "`tabsight doctor` names the missing link.",
     Code.LAUNCH_FAILED: "Check that a Chromium-family browser is installed (Debian/Ubuntu: sudo apt-get install "
     "chromium), or set TABSIGHT_CHROMIUM to one in the MCP client's configuration; `tabsight doctor` checks the "

@@ -1,77 +1,319 @@
-"""Redaction of secrets in telemetry, applied when an event is built, before
-anything stores, emits or logs it (docs/design.md §4).
+"""Redaction of secrets: the only place where tabsight's rules for them live.
 
-- URLs: secret query parameters (token, key, secret, password, auth,
-  session, signature, ...) and user:password@ are masked.
-- Text (console messages, exception messages, stacks): Authorization,
-  Cookie and API-key header lines, bearer tokens, JWTs, well-known cloud
-  and service keys, ``secret=value`` pairs, and URLs inside the text.
+Where it is applied: in the host, telemetry (nativehost/telemetry.py) passes
+every console message, exception, stack, request URL and CI result through
+``text()`` or ``url()`` as the event is built, before anything stores, emits or
+logs it (docs/design.md §4); the front applies the same ``url()`` and ``text()``
+to page URLs and titles in every answer.
+
+What it masks (``MASK`` stands for the secret part; the name or prefix that
+tells the reader what was there stays, as in ``aws_secret_access_key=[REDACTED]``
+or ``https://hooks.slack.com/services/[REDACTED]``):
+
+- ``RULES``, one table of (format, keywords, pattern), its catalogue adapted
+  from gitleaks' and detect-secrets': credential headers (Authorization,
+  Cookie, Set-Cookie, X-Api-Key, ...), Bearer/Basic/Token credentials, any
+  value under a secret-looking name (``"db_password": "..."``, ``passphrase:``,
+  ``api_key=``, ``AccountKey=``, ``authToken``; JSON, ``name=value``,
+  ``name: value``), private key blocks (PEM, OpenSSH, PGP), JWTs, and the
+  self-identifying keys of AWS, Google, GitHub, GitLab, Slack and Discord and
+  Teams webhooks, Stripe, OpenAI, Anthropic, Twilio, SendGrid, npm, PyPI,
+  Shopify, Vault, DigitalOcean, Mailgun, Telegram bots and some forty more
+  services (the table's first column names each).
+- In URLs (``url()``, and every ``scheme://`` URL inside text): the whole
+  userinfo (``postgres://[REDACTED]@host/db``), the values of query and
+  fragment parameters with a secret-looking name (``SECRET_PARAMETER``:
+  token, key, secret, password, auth, session, signature, code, ... also in
+  camelCase, as in ``authToken``, ``privateKey``), values that decode to
+  anything the table recognises, and the table's formats anywhere in the URL.
+
+Speed: telemetry calls this on every event of a flood. Each rule has keywords,
+lowercase literals found in every match; ``MAY_HOLD_SECRETS`` is all of them
+in one pattern (a trie), so text without any costs one scan of its lowercased
+copy (and a look at each ``scheme://`` URL that has a ``?``, ``#`` or ``@``),
+and text with some is scanned again only by the rules those keywords belong to.
 """
 
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import unquote_plus
 
 MASK = "[REDACTED]"
 
-SECRET_PARAMETER = re.compile(
-    r"(^|[_\-.])(token|access[_-]?token|refresh[_-]?token|id[_-]?token|key|api[_-]?key|apikey|secret|"
-    r"client[_-]?secret|password|passwd|pwd|pass|auth|authorization|session|sessionid|sid|signature|sig|"
-    r"jwt|credential|credentials|code)($|[_\-.])",
-    re.IGNORECASE,
-)
+# -- names that hold secrets --------------------------------------------------
 
-TEXT_PATTERNS = [
-    # header lines: the whole value goes
-    (re.compile(r"\b(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)"
-                r"(\s*[:=]\s*)[^\n]*", re.IGNORECASE), rf"\1\2{MASK}"),
-    (re.compile(r"\b(bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE), rf"\1 {MASK}"),
-    (re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}"), MASK),  # JWT
-    (re.compile(r"\b(AKIA|ASIA)[0-9A-Z]{16}\b"), MASK),  # AWS access key id
-    (re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"), MASK),  # Google API key
-    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"), MASK),  # GitHub token
-    (re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}\b"), MASK),  # Slack token
-    (re.compile(r"\bsk_(live|test)_[A-Za-z0-9]{16,}\b"), MASK),  # Stripe secret key
-    (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)"), MASK),
-    # "password": "x", api_key=x, secret: x
-    (re.compile(r"""(["']?\b(?:password|passwd|pwd|secret|api[_-]?key|apikey|access[_-]?token|token|client[_-]?secret)\b["']?\s*[:=]\s*)(["']?)[^\s"',;&}]+""",
-                re.IGNORECASE), rf"\1\2{MASK}"),
-]
-URL_IN_TEXT = re.compile(r"\bhttps?://[^\s\"'<>)]+")
-#: text without any of these has nothing for the patterns above: one scan instead of eleven
-MAY_HOLD_SECRETS = re.compile(
-    r"auth|cookie|key|bearer|basic|token|eyJ|AKIA|ASIA|AIza|gh[pousr]_|xox|sk_|PRIVATE|pass|pwd|secret|https?://",
-    re.IGNORECASE,
+
+def _trie(words: str) -> str:
+    """A pattern matching any of the (space-separated, literal) words, longest first, as a
+    trie: a scan tries one branch per first letter instead of one per word."""
+    root: dict[str, dict] = {}
+    for word in words.split():
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def branch(node: dict[str, dict]) -> str:
+        options = [re.escape(char) + branch(child) for char, child in sorted(node.items()) if char]
+        if not options:
+            return ""
+        body = options[0] if len(options) == 1 else f"(?:{'|'.join(options)})"
+        if "" not in node:
+            return body
+        return f"{body}?" if len(options) == 1 and len(options[0]) == 1 else f"(?:{body})?"
+
+    return branch(root)
+
+
+_KEY_QUALIFIERS = ("api access private account sharedaccess signing encryption client master license "
+                   "storage subscription").split()
+#: words that make a name secret wherever they stand in it, unless a lowercase letter
+#: follows (db_password, PGPASSWORD, csrftoken, clientSecret, AccountKey; not tokenizer,
+#: secretary, passwordless, keyboard)
+SECRET_NAME_WORDS = (
+    "password passwd passphrase secret token credential credentials creds authorization cookie signature "
+    "sessid sessionid session_id session-id connectionstring connection_string connection-string "
+    + " ".join(f"{qualifier}{joint}key" for qualifier in _KEY_QUALIFIERS for joint in ("", "_", "-")))
+#: short words that count only as a word of their own: pwd=, not cwd=; auth:, not author:
+SECRET_NAME_SHORT_WORDS = "pwd auth otp dsn"
+#: names that, right after a secret word, say what the secret is rather than hold it:
+#: token_type, SharedAccessKeyName, cookiePath
+_NOT_SECRET_SUFFIXES = "name|type|path|domain|file|url|uri|count|length|size|expiry|expires"
+
+
+def _secret_name(short_words: str) -> str:
+    """A secret word in a name: the long ones anywhere, the short ones as a word of their own
+    (after a non-letter, or camelCase); neither followed by a lowercase letter."""
+    return (rf"(?:(?i:{_trie(SECRET_NAME_WORDS)})|(?:(?<![a-z])|(?=[A-Z]))(?i:{_trie(short_words)}))"
+            rf"(?![a-z])(?!(?<=[A-Z])[A-Z])(?![_.-]?(?i:{_NOT_SECRET_SUFFIXES})(?![a-z]))")
+
+
+#: a URL parameter whose value is masked whatever it looks like
+SECRET_PARAMETER = re.compile(_secret_name(SECRET_NAME_SHORT_WORDS + " key code pass session sid sig jwt"))
+
+#: the value after a secret name: quoted (JSON, JS, Python, shell) or bare up to a delimiter;
+#: null/true/false, a structure ({, [, ( and so MASK) and a private key block (its own rule
+#: keeps its frame) stay
+_VALUE = (
+    r"(?:\\?\"([^\"\n]+?)\\?\"|'([^'\n]+)'|`([^`\n]+)`|"
+    r"(?!(?:null|nil|none|true|false|undefined)\b|-----BEGIN|[\[{(])([^\s\"'`,;&}<>)\]]+))"
 )
+#: a Basic or Token credential, not an English word: it holds a digit, a lower-upper pair, + or /
+_CREDENTIAL = r"(?=[\w.~+/-]*(?:\d|[a-z][A-Z]|[+/]))[\w.~+/-]{8,}=*"
+
+# -- the table ----------------------------------------------------------------
+
+
+def _table(rows: str, **parts: str) -> tuple[tuple[str, str, str], ...]:
+    """(format, keywords, pattern) from rows of ``format | keywords | pattern``: a line that
+    begins with spaces goes on with the row above, ``# ...`` lines are comments, and
+    ``{part}`` stands for the named part."""
+    lines: list[str] = []
+    for line in rows.splitlines():
+        if line.startswith(" "):
+            lines[-1] += line.strip()
+        elif line and not line.startswith("#"):
+            lines.append(line)
+    for name, part in parts.items():
+        lines = [line.replace(f"{{{name}}}", part) for line in lines]
+    return tuple((format_.strip(), keywords.strip(), pattern.strip())
+                 for format_, keywords, pattern in (line.split("|", 2) for line in lines))
+
+
+#: (format, keywords, pattern). Keywords are lowercase literals, one of which is in the
+#: lowercased text of every match. The pattern's capturing groups are the secret (each
+#: one that took part is masked; the rest of the match stays); with none, the whole
+#: match is. Patterns use no backreference, and flags only as scoped groups: (?i:...).
+RULES = _table(r"""
+# context: a header, a scheme or a name says the value is secret
+credential header (Authorization, Cookie, Set-Cookie, X-Api-Key, X-Auth-Token, ...)
+    | authorization cookie -key -token
+    | (?<![\w.-])(?i:(?:proxy-)?authorization|(?:set-)?cookie|x-(?:goog-|functions-)?api-key|api-key|
+      x-functions-key|x-(?:auth|access|csrf|xsrf|amz-security|vault|shopify-access)-token|private-token|
+      ocp-apim-subscription-key):[ \t]*([^\n]+)
+Bearer credential | bearer | \b(?i:bearer)[ \t]+([\w.~+/-]{8,}=*)
+Basic or Token credential | basic token | \b(?i:basic|token)[ \t]+({credential})
+value under a secret name (JSON, name=value, name: value) | {name_words}
+    | {secret_name}[\w.-]{0,40}\\?["'`]?[ \t]*(?:=>|:=|:(?!:)|=(?!=))[ \t]*{value}
+private key block (PEM, OpenSSH, PGP, encrypted) | -----begin
+    | -----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----([\s\S]*?)
+      (?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|\Z)
+JSON Web Token | eyj | \beyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]*(?:\.[\w-]*){0,2}
+# webhooks: the address stays, the token in its path goes
+Slack webhook           | hooks.slack.com    | hooks\.slack\.com/(?:services|workflows|triggers)/([\w+/-]{20,})
+Discord webhook         | /api/webhooks/     | discord(?:app)?\.com/api/webhooks/\d+/([\w-]{20,})
+Microsoft Teams webhook | webhook.office.com | \.webhook\.office\.com/webhookb2/([^\s"'<>]+)
+# self-identifying keys and tokens: the whole token goes
+AWS access key ID             | akia asia abia acca a3t  | \b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b
+Google API key                | aiza                     | \bAIza[\w-]{35}(?![\w-])
+Google OAuth client secret    | gocspx-                  | \bGOCSPX-[\w-]{20,}
+Google OAuth access token     | ya29.                    | \bya29\.[\w-]{20,}
+GitHub token (ghp_, gho_, ghu_, ghs_, ghr_) | ghp_ gho_ ghu_ ghs_ ghr_ | \bgh[pousr]_[A-Za-z0-9]{30,}\b
+GitHub fine-grained token     | github_pat_              | \bgithub_pat_\w{22,}
+GitLab token | glpat- glptt- gldt- glft- glrt- glimt- glagent- gloas- glsoat- glffct- glcbt- gr1348941
+    | \b(?:gl(?:pat|ptt|dt|ft|rt|imt|agent|oas|soat|ffct|cbt)-|GR1348941)[\w-]{20,}(?:\.[a-z0-9]{9})?
+Slack token | xoxa- xoxb- xoxe- xoxo- xoxp- xoxr- xoxs- xapp- | \b(?:xox[abeoprs]|xapp)-[\w-]{10,}
+Stripe key | sk_live sk_test sk_prod rk_live rk_test rk_prod whsec_
+    | \b(?:(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9+/=]{24,})
+OpenAI API key | sk-proj- sk-svcacct- sk-admin- t3blbkfj
+    | \bsk-(?:(?:proj|svcacct|admin)-[\w-]{20,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})
+Anthropic API key             | sk-ant-                  | \bsk-ant-[a-z]{2,8}\d\d-[\w-]{20,}
+Twilio API key                | sk                       | \bSK[0-9a-fA-F]{32}\b
+SendGrid API key              | sg.                      | \bSG\.[\w-]{16,32}\.[\w-]{16,64}
+npm token                     | npm_                     | \bnpm_[A-Za-z0-9]{36}\b
+PyPI token                    | pypi-                    | \bpypi-[\w-]{50,}
+Shopify token | shpat_ shpca_ shppa_ shpss_ | \bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b
+HashiCorp Vault token         | hvs. hvb. hvr.           | \bhv[sbr]\.[\w-]{24,}
+DigitalOcean token            | dop_v1_ doo_v1_ dor_v1_  | \bdo[opr]_v1_[a-f0-9]{64}\b
+Mailgun API key               | key-                     | \bkey-[0-9a-f]{32}\b
+Telegram bot token            | :aa                      | (?<!\d)\d{5,16}:AA[\w-]{30,}
+Hugging Face token            | hf_ api_org_             | \b(?:hf|api_org)_[A-Za-z0-9]{34,}\b
+Databricks token              | dapi                     | \bdapi[a-f0-9]{32}(?:-\d)?\b
+Atlassian API token           | atatt3                   | \bATATT3[\w=-]{50,}
+Heroku API key                | hrku-                    | \bHRKU-[\w-]{30,}
+Linear API key                | lin_api_                 | \blin_api_[A-Za-z0-9]{40}\b
+Notion token                  | ntn_ secret_             | \b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b
+Postman API key               | pmak-                    | \bPMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}\b
+Doppler token                 | dp.                      | \bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}
+Square token                  | eaaa sq0atp- sq0csp-     | \b(?:EAAA|sq0atp-|sq0csp-)[\w-]{22,}
+Meta (Facebook) access token  | eaa                      | \bEAA[A-Z][A-Za-z0-9]{80,}
+Dropbox token                 | sl.                      | \bsl\.[\w-]{130,}
+Sentry token                  | sntrys_ sntryu_          | \bsntry[su]_[\w+/=]{40,}
+Grafana token                 | glsa_ glc_ eyjrijoi
+    | \b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,3}|eyJrIjoi[A-Za-z0-9]{70,}={0,3})
+age secret key                | age-secret-key-1         | \bAGE-SECRET-KEY-1[0-9A-Z]{58}\b
+1Password secret key or service account token | ops_eyj a3-
+    | \b(?:ops_eyJ[A-Za-z0-9+/]{100,}={0,3}|
+      A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})
+PlanetScale token             | pscale_                  | \bpscale_(?:tkn|oauth|pw)_[\w=.-]{32,64}
+Pulumi token                  | pul-                     | \bpul-[a-f0-9]{40}\b
+RubyGems token                | rubygems_                | \brubygems_[a-f0-9]{48}\b
+Brevo (Sendinblue) key        | xkeysib- xsmtpsib-       | \bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}\b
+Dynatrace token               | dt0c01.                  | \bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}\b
+New Relic key                 | nrak- nrii- nrjs-        | \bNR(?:AK|II|JS)-[A-Za-z0-9-]{19,}
+Alibaba Cloud access key ID   | ltai                     | \bLTAI[A-Za-z0-9]{20}\b
+Artifactory token             | akcp cmvmd               | \b(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})\b
+Azure AD client secret        | q~                       | (?<![\w~.-])[\w~.]{3}\dQ~[\w~.-]{31,34}(?![\w~.-])
+Fly.io token                  | fo1_ fm1 fm2_            | \b(?:fo1_[\w-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})
+Perplexity API key            | pplx-                    | \bpplx-[A-Za-z0-9]{48}\b
+Groq API key                  | gsk_                     | \bgsk_[A-Za-z0-9]{52}\b
+Replicate token               | r8_                      | \br8_[A-Za-z0-9]{37}\b
+Supabase token                | sbp_                     | \bsbp_[a-f0-9]{40}\b
+Mapbox secret token           | sk.eyj                   | \bsk\.eyJ[\w-]{20,}\.[\w-]{20,}
+EasyPost API key              | ezak eztk                | \bEZ[AT]K[A-Za-z0-9]{54}\b
+Cloudflare Origin CA key      | v1.0-                    | \bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b
+Prefect token                 | pnu_                     | \bpnu_[A-Za-z0-9]{36}\b
+ReadMe API key                | rdme_                    | \brdme_[a-z0-9]{70}\b
+Clojars token                 | clojars_                 | \b(?i:clojars)_[a-z0-9]{60}\b
+Duffel token                  | duffel_                  | \bduffel_(?:test|live)_[\w=-]{43}
+Flutterwave key               | flwseck flwpubk          | \bFLW(?:SECK|PUBK)_TEST-[a-hA-H0-9]{12,32}(?:-X)?
+Shippo token                  | shippo_                  | \bshippo_(?:live|test)_[a-fA-F0-9]{40}\b
+Infracost token               | ico-                     | \bico-[A-Za-z0-9]{32}\b
+Scalingo token                | tk-us-                   | \btk-us-[\w-]{48}
+""", credential=_CREDENTIAL, secret_name=_secret_name(SECRET_NAME_SHORT_WORDS), value=_VALUE,
+    name_words=f"{SECRET_NAME_WORDS} {SECRET_NAME_SHORT_WORDS}")
+
+
+# -- matching -----------------------------------------------------------------
+
+
+def _keyword_rules() -> dict[str, frozenset[int]]:
+    """Every keyword -> the rules to try when it is in the text: its own, and those of the
+    keywords inside it or overlapping its end (the scan finds only one of two that overlap)."""
+    own: dict[str, set[int]] = {}
+    for index, (_, keywords, _) in enumerate(RULES):
+        for keyword in keywords.split():
+            own.setdefault(keyword, set()).add(index)
+    return {keyword: frozenset().union(*(
+        rules for other, rules in own.items()
+        if other in keyword or any(keyword.endswith(other[:n]) for n in range(1, len(other)))))
+        for keyword in own}
+
+
+_KEYWORD_RULES = _keyword_rules()
+#: any keyword of any rule, in the lowercased text: without one, text holds nothing to mask
+MAY_HOLD_SECRETS = re.compile(_trie(" ".join(_KEYWORD_RULES)))
+_PATTERNS = tuple(re.compile(pattern) for _, _, pattern in RULES)
+
+
+def _mask(match: re.Match[str]) -> str:
+    """The match with its groups (or, with none, all of it) masked."""
+    if not match.re.groups:
+        return MASK
+    source, pieces, at = match.string, [], match.start()
+    for group in range(1, match.re.groups + 1):
+        begin, end = match.span(group)
+        if begin >= 0:
+            pieces += [source[at:begin], MASK]
+            at = end
+    pieces.append(source[at:match.end()])
+    return "".join(pieces)
+
+
+def _rules_in(value: str) -> list[re.Pattern[str]]:
+    """The patterns of the rules whose keywords are in the text, in the table's order."""
+    found = MAY_HOLD_SECRETS.findall(value.lower())
+    if not found:
+        return []
+    return [_PATTERNS[index] for index in sorted(frozenset().union(*map(_KEYWORD_RULES.__getitem__, found)))]
+
+
+def _apply(value: str) -> str:
+    for pattern in _rules_in(value):
+        value = pattern.sub(_mask, value)
+    return value
+
+
+def _holds_secret(value: str) -> bool:
+    return any(pattern.search(value) for pattern in _rules_in(value))
+
+
+# -- URLs ---------------------------------------------------------------------
+
+#: RFC 3986's split: scheme, //authority, path, ?query, #fragment
+_URL_PARTS = re.compile(r"([^:/?#]+:)?(//[^/?#]*)?([^?#]*)(\?[^#]*)?(#.*)?", re.DOTALL)
+#: name=value in a query or a fragment (#access_token=...&id_token=..., #/callback?code=...)
+_PARAMETER = re.compile(r"(?<=[?&;#/])([^=&;#?/]+)=([^&;#]*)")
+#: a URL of any scheme inside text (https, wss, postgres, mongodb+srv, redis, amqp, ...)
+URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\s\"'`<>)]+")
+
+
+def _parameter(match: re.Match[str]) -> str:
+    name, value = match.group(1), match.group(2)
+    if not value or value == MASK:
+        return match.group(0)
+    if SECRET_PARAMETER.search(unquote_plus(name) if "%" in name else name) or (
+            "%" in value and _holds_secret(unquote_plus(value))):
+        return f"{name}={MASK}"
+    return match.group(0)
+
+
+def _url_parts(value: str) -> str:
+    """The URL with its userinfo and its secret parameters masked (not the table's formats)."""
+    if "@" not in value and "?" not in value and "#" not in value:
+        return value
+    match = _URL_PARTS.match(value)
+    assert match is not None  # every part is optional
+    scheme, authority, path, query, fragment = match.groups(default="")
+    if "@" in authority:
+        authority = f"//{MASK}@{authority.rsplit('@', 1)[1]}"
+    if query:
+        query = _PARAMETER.sub(_parameter, query)
+    if fragment:
+        fragment = _PARAMETER.sub(_parameter, fragment)
+    return f"{scheme}{authority}{path}{query}{fragment}"
 
 
 def url(value: str) -> str:
-    """The URL with secret query parameters and credentials masked."""
-    if "?" not in value and "@" not in value:
+    """The URL with its userinfo, secret parameters and any secret the table knows masked."""
+    if value[:5].lower() == "data:":  # content, not an address: nothing in it is a credential
         return value
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        return text(value)
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = f"{MASK}@{netloc.rsplit('@', 1)[1]}"
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        if any(SECRET_PARAMETER.search(name) for name, _ in pairs):
-            query = urlencode([(name, MASK if SECRET_PARAMETER.search(name) else val) for name, val in pairs],
-                              safe="[]")
-    if netloc == parts.netloc and query == parts.query:
-        return value
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    return _apply(_url_parts(value))
 
 
 def text(value: str) -> str:
-    """The text with secret-looking content masked (URLs in it included)."""
-    if not MAY_HOLD_SECRETS.search(value):
-        return value
-    for pattern, replacement in TEXT_PATTERNS:
-        value = pattern.sub(replacement, value)
-    return URL_IN_TEXT.sub(lambda match: url(match.group(0)), value)
+    """The text with secret-looking content masked, URLs in it included."""
+    if "://" in value:
+        value = URL_IN_TEXT.sub(lambda match: _url_parts(match.group(0)), value)
+    return _apply(value)

@@ -128,7 +128,7 @@ class BrowserClient:
     ) -> Shot:
         """``url`` opened in a window of the extension's own at ``width`` x ``height``, captured and closed.
 
-        ``timeout_ms`` bounds the load; the request may take 30 s more, room for a full page's tiles.
+        ``timeout_ms`` bounds the load; the extension ends the whole capture a second after it, window closed.
         """
         request: dict[str, Any] = {
             "url": url, "width": width, "height": height, "format": format, "quality": quality,
@@ -136,7 +136,7 @@ class BrowserClient:
         }
         optional = {"user_agent": user_agent, "cookies": cookies, "full_page": full_page, "selector": selector}
         request.update({name: value for name, value in optional.items() if value})
-        return Shot.from_wire(await self._ask(Method.CAPTURE_URL, request, timeout_ms / 1000 + 30))
+        return Shot.from_wire(await self._ask(Method.CAPTURE_URL, request, timeout_ms / 1000 + MARGIN))
 
     async def page_info(self, tab_id: int) -> dict[str, Any]:
         return await self._ask(Method.PAGE_INFO, {"tab_id": tab_id}, CAPTURE)
@@ -179,11 +179,27 @@ class BrowserClient:
         request = {"tab_id": tab_id, "selector": selector, "text": text, "timeout_ms": timeout_ms}
         return await self._ask(Method.PAGE_WAIT_FOR, request, timeout_ms / 1000 + MARGIN)
 
-    async def execute(self, tab_id: int, script: str | None, cdp: list[dict[str, Any]], timeout_ms: int) -> dict[str, Any]:
-        """A page script and CDP steps, each bounded by ``timeout_ms``; the whole call by their sum (at most 10 min)."""
-        request = {"tab_id": tab_id, "script": script, "cdp": cdp, "timeout_ms": timeout_ms}
+    async def execute(
+        self, tab_id: int, script: str | None, cdp: list[dict[str, Any]], timeout_ms: int, max_chars: int = 100_000,
+    ) -> dict[str, Any]:
+        """A page script and CDP steps, each bounded by ``timeout_ms``; the whole call by their sum (at most 10 min).
+        A script result longer than ``max_chars`` of JSON comes back cut, with its length."""
+        request = {"tab_id": tab_id, "script": script, "cdp": cdp, "timeout_ms": timeout_ms, "max_chars": max_chars}
         bound = min(600, timeout_ms / 1000 * (len(cdp) + 2) + 10)
         return await self._ask(Method.PAGE_EXECUTE, request, bound)
+
+    # -- dialogs ---------------------------------------------------------------
+
+    async def answer_dialog(self, tab_id: int, accept: bool, prompt_text: str | None = None) -> dict[str, Any]:
+        """Answers the tab's open dialog: ``{dialog: {type, message}, answer, prompt_text?}``, or ``no_dialog``."""
+        request: dict[str, Any] = {"tab_id": tab_id, "accept": accept}
+        if prompt_text is not None:
+            request["prompt_text"] = prompt_text
+        return await self._ask(Method.DIALOG_ANSWER, request, QUICK)
+
+    async def set_dialog_policy(self, tab_id: int, policy: str) -> dict[str, Any]:
+        """How the tab's dialogs are answered from now on: ``accept``, ``dismiss`` or ``report`` (left open)."""
+        return await self._ask(Method.DIALOG_POLICY, {"tab_id": tab_id, "policy": policy}, QUICK)
 
     # -- the host --------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from .link import HostLink
 log = logging.getLogger("tabsight.front")
 
 BrowserMode = Literal["auto", "headed", "never"]
+DialogPolicy = Literal["accept", "dismiss", "report"]
 
 #: how long a call waits for a lost browser profile to reconnect
 RECONNECT_GRACE = 5.0
@@ -100,6 +101,10 @@ class BrowserConnection:
         self.mode = mode
         self.embedded_only = embedded_only
         self.tracked: TrackedTab | None = None
+        #: how dialogs on the tabs this session acts on are answered (configure dialogs)
+        self.dialog_policy: DialogPolicy = "accept"
+        #: (host socket, tab) -> the policy that tab was last given
+        self._policies_given: dict[tuple[Path, int], str] = {}
         self._link: HostLink | None = None
         self._last_profile: str | None = None
         self._lost_at = 0.0
@@ -225,10 +230,10 @@ class BrowserConnection:
         """
         client = await self.client()
         if tab_id is not None:
-            return client, tab_id
+            return client, await self._with_policy(client, tab_id)
         profile = client.transport.profile_id
         if self.tracked and self.tracked.profile_id == profile:
-            return client, self.tracked.tab_id
+            return client, await self._with_policy(client, self.tracked.tab_id)
         if self.tracked and not follow:
             lost, self.tracked = self.tracked, None
             raise BrowserError(
@@ -244,7 +249,20 @@ class BrowserConnection:
                 raise BrowserError(Code.NO_TAB, "The browser has no open tab to work on.")
             focused = tabs[0]["id"]
         self.tracked = TrackedTab(profile, focused)
-        return client, focused
+        return client, await self._with_policy(client, focused)
+
+    async def _with_policy(self, client: BrowserClient, tab_id: int) -> int:
+        """Gives the tab this session's dialog policy before the session first acts on it (or after a change)."""
+        key = (client.transport.path, tab_id)
+        if self._policies_given.get(key) != self.dialog_policy:
+            try:
+                await client.set_dialog_policy(tab_id, self.dialog_policy)
+            except BrowserError as exc:
+                if exc.code != Code.NO_TAB:
+                    raise
+                return tab_id  # the call itself says the tab is gone, or reads what is left of it
+            self._policies_given[key] = self.dialog_policy
+        return tab_id
 
     async def list_tabs(self) -> dict[str, Any]:
         """Every connected browser with its tabs; marks the tracked one."""

@@ -24,6 +24,8 @@ class Method(str, Enum):
     ELEMENT_ACT = "element.act"
     PAGE_WAIT_FOR = "page.wait_for"
     PAGE_EXECUTE = "page.execute"
+    DIALOG_ANSWER = "dialog.answer"
+    DIALOG_POLICY = "dialog.policy"
     # answered by the host
     HOST_STATUS = "host.status"
     TELEMETRY_QUERY = "telemetry.query"

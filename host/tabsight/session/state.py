@@ -11,6 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from .. import bounded
 from ..browser.client import BrowserClient
 from ..browser.connection import BrowserConnection
 from ..errors import ToolError
@@ -97,6 +98,8 @@ class Session:
         #: alerts pushed as they happen (the opt-in path)
         self.stream = Streamer()
         self.autoshots = AutoScreenshots()
+        #: the most characters of text one answer carries (configure answers)
+        self.answer_chars = bounded.ANSWER_CHARS
 
     def _on_browser_event(self, event: str, data: dict[str, Any]) -> None:
         if event == "alert":

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from .. import bounded
 from ..session.autoshot import CaptureSettings
 from ..session.state import Session
 from ..session.streaming import EventFilter, StreamConfig
@@ -24,10 +25,11 @@ class CaptureSettingsParams(Params):
 
 
 class ConfigureParams(Params):
-    action: Literal["track", "capture", "streaming"] = Field(
+    action: Literal["track", "capture", "streaming", "dialogs", "answers"] = Field(
         description="track: choose the tab (and browser) this session works on. capture: screenshots that come "
         "by themselves (settings.screenshot_mode). streaming: push alerts to this session as they happen (MCP "
-        "notifications), within a throttle."
+        "notifications), within a throttle. dialogs: how alert/confirm/prompt dialogs on the tabs this session "
+        "acts on are answered (dialog_policy). answers: how much text one answer may carry (max_answer_chars)."
     )
     settings: CaptureSettingsParams | None = Field(default=None, description="capture: the settings.")
     tab_id: int | None = Field(default=None, description="track: the tab, as listed by observe({what:'tabs'}).")
@@ -50,6 +52,17 @@ class ConfigureParams(Params):
         default="", max_length=2048, description="streaming: network and performance alerts only for URLs containing this."
     )
     severity_min: Literal["info", "warning", "error"] = Field(default="warning", description="streaming: lowest severity.")
+    max_answer_chars: int | None = Field(
+        default=None, ge=1_000, le=10_000_000,
+        description=f"answers: the most characters of text one answer carries (default {bounded.ANSWER_CHARS}); "
+        "longer page texts, lists and script results are cut, each cut marked with the original length.",
+    )
+    dialog_policy: Literal["accept", "dismiss", "report"] | None = Field(
+        default=None,
+        description="dialogs: accept (the default: OK, a prompt's default text), dismiss (Cancel), or report (left "
+        "open: calls on the tab say so until interact({action:'dialog'}) answers it). Answers say which dialogs "
+        "a policy answered.",
+    )
 
     @model_validator(mode="after")
     def _needs(self) -> ConfigureParams:
@@ -57,6 +70,10 @@ class ConfigureParams(Params):
             raise ValueError("action 'track' needs 'tab_id'")
         if self.action == "capture" and self.settings is None:
             raise ValueError("action 'capture' needs 'settings', e.g. {screenshot_mode: 'on'}")
+        if self.action == "answers" and self.max_answer_chars is None:
+            raise ValueError("action 'answers' needs 'max_answer_chars', e.g. 200000")
+        if self.action == "dialogs" and self.dialog_policy is None:
+            raise ValueError("action 'dialogs' needs 'dialog_policy': accept, dismiss or report")
         if self.action == "streaming" and self.streaming_action is None:
             raise ValueError("action 'streaming' needs 'streaming_action': enable, disable or status")
         return self
@@ -65,6 +82,12 @@ class ConfigureParams(Params):
 async def configure(session: Session, params: ConfigureParams, response: Response) -> None:
     if params.action == "streaming":
         response.result = await _streaming(session, params)
+    elif params.action == "answers":
+        session.answer_chars = params.max_answer_chars
+        response.result = {"answers": {"max_answer_chars": session.answer_chars}}
+    elif params.action == "dialogs":
+        session.browsers.dialog_policy = params.dialog_policy
+        response.result = {"dialogs": {"policy": params.dialog_policy}}
     elif params.action == "capture":
         note = session.autoshots.configure(CaptureSettings(**params.settings.model_dump()))
         response.result = {"capture": session.autoshots.status(), **({"note": note} if note else {})}
@@ -94,7 +117,8 @@ TOOL = Tool(
     name="configure",
     description="Session settings. action=track chooses the tab (and browser) this session observes and acts on; "
     "action=capture sets screenshot_mode (a screenshot at the end of answers); action=streaming enables, "
-    "disables or reports pushed alert notifications.",
+    "disables or reports pushed alert notifications; action=dialogs sets how page dialogs are answered; action=answers sets how "
+    "much text an answer may carry.",
     params=ConfigureParams,
     handler=configure,
 )

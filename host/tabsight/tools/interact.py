@@ -27,7 +27,7 @@ from .response import Response
 
 log = logging.getLogger("tabsight.interact")
 
-Action = Literal["navigate", "click", "type", "select", "hover", "press", "scroll", "wait_for", "execute"]
+Action = Literal["navigate", "click", "type", "select", "hover", "press", "scroll", "wait_for", "execute", "dialog"]
 
 #: what each action needs besides its target
 NEEDS = {"navigate": ("url",), "type": ("text",), "select": ("value",), "press": ("key",)}
@@ -49,7 +49,7 @@ class InteractParams(Params):
         "or visible text. press: a key or combo (Enter, Escape, Control+A). scroll: the target into view, or by "
         "delta_x/delta_y. wait_for: until selector is visible or text is on the page. execute: run a page script "
         "(awaited, its JSON result returned) and/or CDP steps in order; Page.captureScreenshot results come back "
-        "as images."
+        "as images. dialog: answer the tab's open alert/confirm/prompt (accept, prompt_text)."
     )
     label: int | None = Field(default=None, ge=1, description="Target: a number from the latest annotated screenshot.")
     selector: str | None = Field(
@@ -78,6 +78,10 @@ class InteractParams(Params):
         default=None, max_length=MAX_CDP_STEPS, description="execute: CDP calls, run in order."
     )
     timeout_ms: int = Field(default=30_000, ge=100, le=120_000, description="execute: bound of each step, in ms.")
+    accept: bool = Field(default=True, description="dialog: OK (true) or Cancel (false).")
+    prompt_text: str | None = Field(
+        default=None, max_length=10_000, description="dialog: the text to answer a prompt with (default: its own)."
+    )
     tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
 
     @field_validator("url")
@@ -112,6 +116,8 @@ class InteractParams(Params):
             raise ValueError("action 'wait_for' needs one of 'selector' or 'text'")
         if self.action == "execute" and self.script is None and not self.cdp:
             raise ValueError("action 'execute' needs 'script', 'cdp', or both")
+        if self.action == "dialog" and targets:
+            raise ValueError("action 'dialog' takes no target: it answers the tab's open dialog")
         if self.action in ("navigate", "wait_for", "execute") and (self.label is not None or self.x is not None):
             raise ValueError(f"action '{self.action}' takes no label or x/y")
         if self.action == "navigate" and self.timeout is not None and self.timeout < 1000:
@@ -122,6 +128,11 @@ class InteractParams(Params):
 async def interact(session: Session, params: InteractParams, response: Response) -> None:
     if params.action == "execute":
         return await _execute(session, params, response)
+    if params.action == "dialog":
+        client, tab_id = await session.browsers.tab(params.tab_id)
+        answer = await client.answer_dialog(tab_id, params.accept, params.prompt_text)
+        response.result = {"action": "dialog", "tab_id": tab_id, **answer}
+        return
     timeout = params.timeout if params.timeout is not None else DEFAULT_TIMEOUT.get(params.action, 0)
     if params.action in ("navigate", "wait_for"):
         client, tab_id = await session.browsers.tab(params.tab_id)
@@ -136,10 +147,9 @@ async def interact(session: Session, params: InteractParams, response: Response)
     if label is not None:
         if params.tab_id is not None and params.tab_id != label.annotation.tab_id:
             raise ToolError(f"label {label.number} is on tab {label.annotation.tab_id}, not tab {params.tab_id}")
-        client = await session.browsers.client()
+        client, tab_id = await session.browsers.tab(label.annotation.tab_id)
         if client.id != label.annotation.browser:
             raise ToolError(_stale(label, "the session now works with another browser"))
-        tab_id = label.annotation.tab_id
     else:
         client, tab_id = await session.browsers.tab(params.tab_id)
 
@@ -167,7 +177,7 @@ async def _execute(session: Session, params: InteractParams, response: Response)
     client, tab_id = await session.browsers.tab(params.tab_id)
     started = int(time.time() * 1000)
     steps = [step.model_dump() for step in params.cdp or []]
-    result = await client.execute(tab_id, params.script, steps, params.timeout_ms)
+    result = await client.execute(tab_id, params.script, steps, params.timeout_ms, max_chars=session.answer_chars)
     for step, outcome in zip(steps, result.get("cdp", [])):
         data = (outcome.get("result") or {}).get("data")
         if step["method"] != "Page.captureScreenshot" or not isinstance(data, str):
@@ -202,10 +212,10 @@ def _stale(label: Label, why: str) -> str:
 
 TOOL = Tool(
     name="interact",
-    description="Act on the tracked tab: navigate, click, type, select, hover, press, scroll, wait_for, execute. "
-    "Target an element by label (from observe's annotated screenshot), selector, or x/y. Reports what it did and "
-    "what changed (URL, title, DOM). execute runs a script and/or CDP steps; screenshots they take come back as "
-    "images.",
+    description="Act on the tracked tab: navigate, click, type, select, hover, press, scroll, wait_for, execute, "
+    "dialog. Target an element by label (from observe's annotated screenshot), selector, or x/y. Reports what it "
+    "did and what changed (URL, title, DOM, dialogs answered). execute runs a script and/or CDP steps; screenshots "
+    "they take come back as images. dialog answers an open alert/confirm/prompt.",
     params=InteractParams,
     handler=interact,
 )

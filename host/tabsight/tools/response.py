@@ -15,8 +15,13 @@ this order:
 5. the automatic screenshot that ``screenshot_mode`` asks for, or a line
    saying why there is none.
 
-It encodes images in base64, stores the session's latest screenshot, and
-counts what the answer weighs (``Size``), for budgets.
+It bounds the text (``tabsight.bounded``) and masks secrets
+(``tabsight.redact``): page fields (URLs, titles, names, texts, messages)
+are masked and capped wherever they appear, and the JSON and the alerts together stay within the session's
+budget (100,000 characters unless ``configure answers`` says otherwise),
+cuts marked with the original length. It encodes images in base64, stores
+the session's latest screenshot, and counts what the answer weighs
+(``Size``).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 
 import mcp_types as types
 
+from .. import bounded, redact
 from ..errors import BrowserError, Code
 from ..session import autoshot
 from ..session.state import Session
@@ -84,14 +90,20 @@ class Response:
         self.alerts = True
 
     async def build(self, session: Session) -> types.CallToolResult:
+        # Page fields are capped wherever they are, then the JSON and the alerts share the session's budget
+        budget = session.answer_chars
+        pending = session.inbox.drain() if self.alerts else None
+        if pending:
+            pending = bounded.fit(bounded.cap_fields(pending, _masked), budget // 4)
+            budget -= bounded.size(pending)
         content: list[Content] = [self._image(image) for image in self.images]
         if self.result is not None:
-            content.append(self._text(self.result))
+            content.append(self._text(bounded.fit(bounded.cap_fields(self.result, _masked), budget)))
         if self.attachments:
             content += [self._image(image) for image in self.attachments]
             count = len(self.attachments)
             content.append(self._text(f"[{count} screenshot{'s' if count > 1 else ''} attached]"))
-        if self.alerts and (pending := session.inbox.drain()):
+        if pending:
             content.append(self._text(pending))
         if session.autoshots.wanted(self.tool, self.what):
             content.append(await self._automatic_screenshot(session))
@@ -101,7 +113,9 @@ class Response:
 
     @staticmethod
     def error(message: str) -> types.CallToolResult:
-        return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
+        """An isError result; the message may quote a page's URL or text, so secrets in it are masked."""
+        text = bounded.cap(redact.text(message), bounded.ANSWER_CHARS)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
     async def _automatic_screenshot(self, session: Session) -> Content:
         """screenshot_mode's screenshot of the tracked tab, or the text saying why there is none."""
@@ -138,3 +152,9 @@ class Response:
         self.size.image_bytes += len(image.data)
         self.size.images += 1
         return types.ImageContent(type="image", data=base64.b64encode(image.data).decode(), mime_type=image.mime_type)
+
+
+def _masked(key: str, text: str) -> str:
+    """A page field as an answer may carry it: URLs with their secret parameters and credentials masked,
+    other page text with secret-looking content masked."""
+    return redact.url(text) if key == "url" else redact.text(text)

@@ -231,6 +231,9 @@ def wire_cookies(cookies: list[Cookie], url: str) -> list[dict[str, Any]]:
     return wire
 
 
+#: the shortest load an attempt is given (the extension's lower bound)
+MIN_ATTEMPT_MS = 1000
+
 #: settings only a page tabsight opens can honour
 URL_ONLY = ("width", "height", "waitForNetworkIdle", "timeout", "userAgent", "cookies")
 
@@ -308,22 +311,27 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
 
 
 async def _capture_url(client: BrowserClient, params: ScreenshotParams) -> Shot:
-    """The page at ``params.url``, in a window of its own; network trouble and hiccups are retried."""
+    """The page at ``params.url``, in a window of its own. Network trouble and hiccups are retried while the
+    call's ``timeout`` leaves room: the whole call, retries included, answers within it (and a second or two)."""
+    deadline = time.monotonic() + params.timeout / 1000
     retries = 0
+    attempt_ms = params.timeout  # the first attempt has it all (and its error quotes it as given)
     while True:
         try:
             return await client.capture_url(
                 params.url, width=params.width, height=params.height, format=params.format, quality=params.quality,
-                wait_for_network_idle=params.waitForNetworkIdle, timeout_ms=params.timeout,
+                wait_for_network_idle=params.waitForNetworkIdle, timeout_ms=attempt_ms,
                 user_agent=params.userAgent, cookies=wire_cookies(params.cookies or [], params.url),
                 full_page=params.fullPage, selector=params.selector,
             )
         except BrowserError as exc:
-            if retries == DEFAULTS.retry_count or not retryable(exc):
+            left = deadline - time.monotonic() - DEFAULTS.retry_delay / 1000
+            if retries == DEFAULTS.retry_count or not retryable(exc) or left * 1000 < MIN_ATTEMPT_MS:
                 raise
             retries += 1
             log.info("screenshot attempt %d failed (%s), retrying", retries, exc.code)
             await asyncio.sleep(DEFAULTS.retry_delay / 1000)
+            attempt_ms = max(MIN_ATTEMPT_MS, int((deadline - time.monotonic()) * 1000))
 
 
 TOOL = Tool(

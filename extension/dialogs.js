@@ -1,0 +1,175 @@
+// JavaScript dialogs (alert, confirm, prompt, beforeunload): which tab has one
+// open, the policy that answers them, and the `dialog.answer` and
+// `dialog.policy` methods.
+//
+// Chrome lets an extension answer a dialog only through the debugger, and
+// only one that opened while the debugger was attached with the Page domain
+// on (Page.handleJavaScriptDialog says "No dialog is showing" otherwise, and
+// any command that needs the page waits behind the dialog). So every
+// attachment turns the Page domain on (cdp.js), and a dialog that opens
+// meanwhile is answered at once by the tab's policy, or, with the policy
+// `report`, kept open with the attachment held until the agent answers it.
+// A tab's policy is set by the sessions that act on it (default `accept`,
+// so an agent is never left stuck); tabs no session has touched have none,
+// and their dialogs are the user's to answer.
+
+import { Code, TabsightError } from './errors.js';
+import { hold } from './cdp.js';
+import { boolParam, enumParam, tabIdParam } from './params.js';
+
+export const POLICIES = ['accept', 'dismiss', 'report'];
+// answers kept per tab for the requests that caused them
+const MAX_ANSWERED = 20;
+const MAX_MESSAGE = 1000;
+
+// tabId -> 'accept' | 'dismiss' | 'report'
+const policies = new Map();
+// tabId -> { type, message, default_prompt, url, opened_at, release }
+const openDialogs = new Map();
+// tabId -> [{ type, message, answer, prompt_text?, by, at }]
+const answered = new Map();
+// tabId -> callbacks waiting for a dialog to open on that tab
+const openWaiters = new Map();
+// tabs tabsight is navigating: a beforeunload there is left, whatever the policy
+const leaving = new Set();
+
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  if (source.tabId === undefined) return;
+  if (method === 'Page.javascriptDialogOpening') onOpening(source.tabId, params);
+  else if (method === 'Page.javascriptDialogClosed') onClosed(source.tabId);
+});
+chrome.debugger.onDetach.addListener(({ tabId }) => {
+  if (tabId !== undefined) openDialogs.delete(tabId);
+});
+chrome.tabs.onRemoved.addListener((tabId) => {
+  for (const map of [policies, openDialogs, answered, openWaiters]) map.delete(tabId);
+  leaving.delete(tabId);
+});
+
+async function onOpening(tabId, { type, message = '', defaultPrompt = '', url = '' }) {
+  const dialog = { type, message: message.slice(0, MAX_MESSAGE), default_prompt: defaultPrompt, url };
+  const policy = leaving.has(tabId) && type === 'beforeunload' ? 'accept' : policies.get(tabId);
+  if (policy === 'accept' || policy === 'dismiss') {
+    const accept = policy === 'accept';
+    try {
+      await chrome.debugger.sendCommand({ tabId }, 'Page.handleJavaScriptDialog',
+        { accept, ...(type === 'prompt' && accept ? { promptText: defaultPrompt } : {}) });
+      remember(tabId, dialog, accept, accept && type === 'prompt' ? defaultPrompt : undefined, 'policy');
+      return;
+    } catch (err) {
+      console.warn('tabsight: could not answer a dialog by policy', err);
+    }
+  }
+  // report (or no policy: the user's tab): keep the attachment, so the dialog stays answerable
+  let release = null;
+  try {
+    release = await hold(tabId);
+  } catch {
+    // detached meanwhile: the dialog is still reported
+  }
+  openDialogs.get(tabId)?.release?.();
+  openDialogs.set(tabId, { ...dialog, opened_at: Date.now(), release });
+  for (const wake of openWaiters.get(tabId) ?? []) wake();
+  openWaiters.delete(tabId);
+}
+
+function onClosed(tabId) {
+  const dialog = openDialogs.get(tabId);
+  if (!dialog) return;
+  openDialogs.delete(tabId);
+  dialog.release?.();
+}
+
+function remember(tabId, dialog, accepted, promptText, by) {
+  const list = answered.get(tabId) ?? [];
+  list.push({
+    type: dialog.type,
+    message: dialog.message,
+    answer: accepted ? 'accepted' : 'dismissed',
+    ...(promptText !== undefined ? { prompt_text: promptText } : {}),
+    by,
+    at: Date.now(),
+  });
+  answered.set(tabId, list.slice(-MAX_ANSWERED));
+}
+
+// The dialog open on a tab, as answers describe it, or null.
+export function openDialog(tabId) {
+  const dialog = openDialogs.get(tabId);
+  if (!dialog) return null;
+  const { type, message, default_prompt: defaultPrompt, url } = dialog;
+  return { type, message, ...(type === 'prompt' ? { default_prompt: defaultPrompt } : {}), url };
+}
+
+export function dialogOpenError(tabId, when = 'is open') {
+  const { type, message } = openDialog(tabId);
+  return new TabsightError(Code.DIALOG_OPEN,
+    `A ${type} dialog ${when} on tab ${tabId}: ${JSON.stringify(message)}.`);
+}
+
+// Dialogs a policy (or the agent) answered on the tab since `since` (ms).
+export function answeredSince(tabId, since) {
+  return (answered.get(tabId) ?? []).filter((entry) => entry.at >= since).map(({ at, ...entry }) => entry);
+}
+
+// Resolves when a dialog opens on the tab; the returned function stops waiting.
+export function whenDialogOpens(tabId) {
+  let stop;
+  const opened = new Promise((resolve) => {
+    const wake = () => resolve();
+    const waiters = openWaiters.get(tabId) ?? [];
+    waiters.push(wake);
+    openWaiters.set(tabId, waiters);
+    stop = () => {
+      const left = (openWaiters.get(tabId) ?? []).filter((w) => w !== wake);
+      if (left.length) openWaiters.set(tabId, left);
+      else openWaiters.delete(tabId);
+    };
+  });
+  return { opened, stop };
+}
+
+// While `fn` runs, a beforeunload on the tab is accepted: tabsight asked to leave.
+export async function leavingPage(tabId, fn) {
+  leaving.add(tabId);
+  try {
+    return await fn();
+  } finally {
+    leaving.delete(tabId);
+  }
+}
+
+// `dialog.policy`: {tab_id, policy} -> {policy}
+export async function setDialogPolicy(params) {
+  const tabId = tabIdParam(params);
+  const policy = enumParam(params, 'policy', POLICIES, 'accept');
+  await chrome.tabs.get(tabId); // no_tab for a tab that is gone
+  policies.set(tabId, policy);
+  return { policy };
+}
+
+// `dialog.answer`: {tab_id, accept, prompt_text?} -> the dialog and the answer
+export async function answerDialog(params) {
+  const tabId = tabIdParam(params);
+  const accept = boolParam(params, 'accept', true);
+  const promptText = params.prompt_text ?? null;
+  if (promptText !== null && typeof promptText !== 'string') {
+    throw new TabsightError(Code.BAD_REQUEST, 'Invalid prompt_text (allowed: a string)');
+  }
+  const dialog = openDialogs.get(tabId);
+  if (!dialog) {
+    await chrome.tabs.get(tabId);
+    throw new TabsightError(Code.NO_DIALOG, `No dialog is open on tab ${tabId}.`);
+  }
+  const text = dialog.type === 'prompt' && accept ? (promptText ?? dialog.default_prompt) : undefined;
+  await chrome.debugger.sendCommand({ tabId }, 'Page.handleJavaScriptDialog',
+    { accept, ...(text !== undefined ? { promptText: text } : {}) });
+  onClosed(tabId);
+  remember(tabId, dialog, accept, text, 'agent');
+  return { dialog: openDialogSummary(dialog), answer: accept ? 'accepted' : 'dismissed',
+    ...(text !== undefined ? { prompt_text: text } : {}) };
+}
+
+function openDialogSummary({ type, message }) {
+  return { type, message };
+}
