@@ -3,12 +3,21 @@
 // that failed or were answered 4xx/5xx (method, URL, status, type, timing;
 // no headers, no bodies). The host keeps it in bounded buffers whether or
 // not an MCP client is connected.
+//
+// Each event says where it comes from, `origin`: "page" for what a frame's
+// content scripts report (console, exceptions, rejections, Web Vitals, the
+// relay's drop counts: only these types pass), "browser" for what only this
+// worker sees (failed and 4xx/5xx requests from chrome.webRequest, a tab's
+// closing from chrome.tabs.onRemoved). A page cannot make the second kind:
+// the host too accepts network reports and a tab's closing only from it.
 
 import { sendEvent } from './native.js';
 
 const MAX_TRACKED_REQUESTS = 5000;
 // A request cancelled by a navigation or by the page is not a failure.
 const NOT_A_FAILURE = new Set(['net::ERR_ABORTED']);
+// What a frame may report about itself.
+const PAGE_REPORTS = new Set(['console', 'exception', 'rejection', 'vitals', 'dropped']);
 
 // requestId -> start time, for the duration of the ones reported
 const started = new Map();
@@ -16,8 +25,10 @@ const started = new Map();
 export function startTelemetry() {
   chrome.runtime.onMessage.addListener((message, sender) => {
     if (sender.id !== chrome.runtime.id || !sender.tab || message?.kind !== 'telemetry') return;
-    if (!Array.isArray(message.events) || message.events.length === 0) return;
-    sendEvent('telemetry', { tab_id: sender.tab.id, frame_id: sender.frameId, events: message.events.slice(0, 200) });
+    if (!Array.isArray(message.events)) return;
+    const events = message.events.slice(0, 200).filter((report) => PAGE_REPORTS.has(report?.type));
+    if (events.length === 0) return;
+    sendEvent('telemetry', { tab_id: sender.tab.id, frame_id: sender.frameId, origin: 'page', events });
   });
 
   const pages = { urls: ['<all_urls>'] };
@@ -40,7 +51,7 @@ export function startTelemetry() {
   }, pages);
 
   chrome.tabs.onRemoved.addListener((tabId) => {
-    sendEvent('telemetry', { tab_id: tabId, events: [{ type: 'tab_closed' }] });
+    sendEvent('telemetry', { tab_id: tabId, origin: 'browser', events: [{ type: 'tab_closed' }] });
   });
 }
 
@@ -51,6 +62,7 @@ function ownRequest(details) {
 function report(details, outcome, start) {
   sendEvent('telemetry', {
     tab_id: details.tabId,
+    origin: 'browser',
     events: [{
       type: 'network',
       method: details.method,

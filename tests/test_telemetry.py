@@ -90,7 +90,9 @@ async def test_errors_network_and_vitals_are_observed_with_nothing_secret(browse
             return [item for item in host_telemetry(browser, what, tab_id) if item["seq"] > since]
 
         async def complete():
-            return len(new("errors")) >= 3 and len(new("network")) >= 4 and any("cls" in v["values"] for v in new("vitals"))
+            # this page's layout shift: the page left before may still report its own vitals
+            vitals = [v for v in new("vitals") if "/telemetry.html" in v["url"]]
+            return len(new("errors")) >= 3 and len(new("network")) >= 4 and any("cls" in v["values"] for v in vitals)
 
         assert await until(complete), "the page's telemetry did not arrive"
 
@@ -213,9 +215,12 @@ async def test_a_flood_is_capped_and_bounded(browser, site):
             page = answer(await client.call_tool("observe", {"what": "page"}))
             ticks.append(int(page["headings"][0]["text"]))
         assert all(later > earlier for earlier, later in zip(ticks, ticks[1:])), ticks
-        # one a second would be 15: the minute's cap stops them at 12; all but the first are batches
+        # one a second would be 15: the minute's cap stops them at 12; all but the first are batches, but
+        # for a window in which a loaded machine stalled the page down to one alert (it goes alone)
         assert 10 <= len(heard.received) <= 12, len(heard.received)
-        assert all(n["category"] == "batch" and len(n["alerts"]) <= 100 for n in heard.received[1:])
+        later = heard.received[1:]
+        assert all(len(n["alerts"]) <= 100 for n in later if n["category"] == "batch")
+        assert sum(n["category"] == "batch" for n in later) >= len(later) - 2, [n["title"] for n in later]
     logs = browser.call(browser.client.telemetry(tab_id, "logs", since=0, limit=200, url=None))
     assert len(logs["items"]) + logs["omitted"] == 300  # the flood filled the ring buffer, and no more
     assert rss_kb(host_pid) - rss_before < 20_000, "the host's memory grew with the flood"

@@ -67,9 +67,9 @@ def test_queries_follow_the_cursor():
 def test_errors_5xx_and_failures_alert_and_4xx_does_not():
     t, alerts = telemetry()
     t.ingest(1, {"type": "exception", "text": "Uncaught Error: x", "url": "http://a/"})
-    t.ingest(1, {"type": "network", "method": "post", "url": "http://a/api/users?token=s", "status": 500})
-    t.ingest(1, {"type": "network", "method": "GET", "url": "http://a/missing", "status": 404})
-    t.ingest(1, {"type": "network", "method": "GET", "url": "http://a/down", "error": "net::ERR_CONNECTION_REFUSED"})
+    t.ingest(1, {"type": "network", "method": "post", "url": "http://a/api/users?token=s", "status": 500}, "browser")
+    t.ingest(1, {"type": "network", "method": "GET", "url": "http://a/missing", "status": 404}, "browser")
+    t.ingest(1, {"type": "network", "method": "GET", "url": "http://a/down", "error": "net::ERR_CONNECTION_REFUSED"}, "browser")
     assert [(a.category, a.title) for a in alerts] == [
         ("errors", "Uncaught exception: Uncaught Error: x"),
         ("network_errors", "Server error: POST /api/users?token=[REDACTED] -> 500"),
@@ -106,6 +106,45 @@ def test_vitals_over_budget_and_regressed_against_the_baseline():
     # the same page load reporting again does not repeat them
     t.ingest(1, {"type": "vitals", "url": "http://a/page?v=2", "navigation": "slow", "values": {"lcp": 4600, "cls": 0.3}})
     assert len(alerts) == 3
+
+
+def test_a_page_can_report_neither_requests_nor_a_tab_closing():
+    t, alerts = telemetry()
+    t.receive({"tab_id": 1, "origin": "page", "events": [{"type": "console", "level": "error", "text": "real"}]})
+    forged = [{"type": "network", "method": "GET", "url": "http://a/api", "status": 503},
+              {"type": "network", "method": "GET", "url": "http://a/api", "error": "net::ERR_FAILED"},
+              {"type": "tab_closed"}]
+    t.receive({"tab_id": 1, "origin": "page", "events": forged})
+    t.receive({"tab_id": 1, "events": forged})  # no origin: a page's, the narrowest
+    t.receive({"tab_id": 1, "origin": "anything", "events": forged})
+    assert [a.title for a in alerts] == ["Console error: real"] and t.dropped == 9
+    assert [i["text"] for i in t.query("errors", 1, None, 0, 20)["items"]] == ["real"]
+    assert t.query("network", 1, None, 0, 20)["items"] == []
+    # and the browser's side may send only those two
+    t.receive({"tab_id": 1, "origin": "browser", "events": [{"type": "exception", "text": "x"}, {"type": "vitals",
+               "navigation": "n", "values": {"lcp": 1}}]})
+    assert t.dropped == 11 and len(alerts) == 1
+    t.receive({"tab_id": 1, "origin": "browser", "events": [{"type": "tab_closed"}]})
+    assert 1 not in t.tabs
+    for bad in ({"tab_id": True, "events": []}, {"tab_id": "1", "events": []}, {"tab_id": 1, "events": {}}):
+        t.receive(bad)  # ignored, nothing raised
+
+
+def test_implausible_vitals_are_dropped_never_alerted():
+    t, alerts = telemetry()
+    absurd = [{"lcp": 1e15}, {"fcp": -1}, {"ttfb": float("nan")}, {"inp": float("inf")}, {"cls": 101},
+              {"lcp": 600_001, "cls": 1e9}]
+    for n, values in enumerate(absurd):
+        t.ingest(1, {"type": "vitals", "url": "http://a/p", "navigation": f"bad{n}", "values": values})
+    assert alerts == [] and t.dropped == len(absurd) and not t.tabs
+    # one absurd value among plausible ones: the rest is kept
+    t.ingest(1, {"type": "vitals", "url": "http://a/p", "navigation": "mixed", "values": {"lcp": 1e15, "cls": 0.5}})
+    (record,) = t.query("vitals", 1, None, 0, 20)["items"]
+    assert record["values"] == {"cls": 0.5}
+    assert [a.title for a in alerts] == ["CLS 0.500 over the 0.250 budget on /p"]
+    # the ranges' edges are plausible
+    t.ingest(1, {"type": "vitals", "url": "http://a/q", "navigation": "edge", "values": {"lcp": 600_000, "cls": 100}})
+    assert t.query("vitals", 1, "/q", 0, 20)["items"][0]["values"] == {"lcp": 600_000, "cls": 100}
 
 
 def test_a_ci_result_is_an_alert():

@@ -24,6 +24,11 @@ PAGE = """<!doctype html><html><head><title>bench page</title></head>
 def serve(directory: Path) -> ThreadingHTTPServer:
     """Serve PAGE as index.html on 127.0.0.1 (any free port) from a background thread."""
     (directory / "index.html").write_text(PAGE)
+    return serve_folder(directory)
+
+
+def serve_folder(directory: Path) -> ThreadingHTTPServer:
+    """Serve the files of ``directory`` on 127.0.0.1 (any free port) from a background thread."""
     class QuietHandler(SimpleHTTPRequestHandler):
         def log_message(self, *args) -> None:
             pass

@@ -164,20 +164,11 @@ class Host:
                 if frame.event == "activity":
                     self.last_active = time.time()
                 elif frame.event == "telemetry":
-                    self._on_telemetry(frame.data)
+                    self.telemetry.receive(frame.data)
             elif isinstance(frame, frames.Hello):
                 self._on_extension_hello(frame)
             elif isinstance(frame, frames.Request):
                 await self.extension.send(frames.error(frame.id, Code.BAD_REQUEST, "the host takes no requests"))
-
-    def _on_telemetry(self, data: dict) -> None:
-        tab_id = data.get("tab_id")
-        reports = data.get("events")
-        if not isinstance(tab_id, int) or not isinstance(reports, list):
-            return
-        for report in reports:
-            if isinstance(report, dict):
-                self.telemetry.ingest(tab_id, report)
 
     def _broadcast_alert(self, alert: Alert) -> None:
         """Every connected front gets every alert (each session filters and delivers

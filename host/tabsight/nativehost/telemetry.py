@@ -11,11 +11,24 @@ Alerts are what deserves an agent's attention: every error, an error spike
 (3x the rolling average), a 5xx or a failed request, a Web Vital over its
 budget or regressed against the URL's baseline, a CI result. They are handed
 to the router, which sends them to every connected front.
+
+What is trusted: each ``telemetry`` event names its origin. ``"browser"`` is
+what the extension's service worker saw itself: failed and 4xx/5xx requests
+(chrome.webRequest) and a tab's closing (chrome.tabs.onRemoved); only those
+two types are taken from it. ``"page"`` (also when the field is missing) is
+what a frame reported about itself: console messages, exceptions, rejections,
+Web Vitals and the relay's drop counts; only those types are taken from it,
+so no page can add a request entry, a 5xx alert, or empty a tab's buffers.
+A page's words stay data: text is capped and redacted, and Web Vitals outside
+a plausible range are dropped, never clamped (a clamped 10-minute LCP would
+still be a made-up value over its budget), so they reach no buffer, baseline
+or alert.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import statistics
 import time
 from collections import OrderedDict, deque
@@ -41,6 +54,16 @@ BUDGETS = {"lcp": 4000, "fcp": 3000, "inp": 500, "ttfb": 1800, "cls": 0.25}
 #: a regression is at least 2x the baseline and at least this much worse
 REGRESSION_FLOOR = {"lcp": 100, "fcp": 100, "inp": 50, "ttfb": 100, "cls": 0.05}
 BASELINE_SAMPLES = 5
+#: the largest value a real measurement can have: a page load is not measured
+#: for 10 minutes, and CLS adds fractions of the viewport (real pages stay under 10);
+#: a value above, negative or not finite is dropped
+VITAL_LIMITS = {"lcp": 600_000, "fcp": 600_000, "inp": 600_000, "ttfb": 600_000, "cls": 100}
+
+#: which reports each origin may send (see the module's docstring)
+PAGE_TYPES = frozenset({"console", "exception", "rejection", "vitals", "dropped"})
+BROWSER_TYPES = frozenset({"network", "tab_closed"})
+#: reports taken from one event at most (the extension sends up to 200)
+MAX_REPORTS_PER_EVENT = 200
 
 #: alerts handed on per second at most; past that they are counted, and the
 #: count goes on as one alert: a page erroring in a loop must not flood every
@@ -53,6 +76,7 @@ SPIKE_FACTOR = 3
 SPIKE_MINIMUM = 5
 
 Severity = Literal["info", "warning", "error"]
+Origin = Literal["page", "browser"]
 
 
 # -- reports as the extension sends them -------------------------------------
@@ -60,8 +84,8 @@ Severity = Literal["info", "warning", "error"]
 
 class Source(BaseModel):
     url: str = Field(default="", max_length=4096)
-    line: int | None = None
-    column: int | None = None
+    line: int | None = Field(default=None, ge=0, le=2**31)
+    column: int | None = Field(default=None, ge=0, le=2**31)
 
 
 class Report(BaseModel):
@@ -69,20 +93,20 @@ class Report(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    type: Literal["console", "exception", "rejection", "network", "vitals", "dropped", "navigation", "tab_closed"]
+    type: Literal["console", "exception", "rejection", "network", "vitals", "dropped", "tab_closed"]
     url: str = Field(default="", max_length=8192)
     level: Literal["error", "warn", "info", "log", "debug"] = "error"
     text: str = ""
     stack: str = ""
     source: Source | None = None
     method: str = Field(default="", max_length=16)
-    status: int | None = None
+    status: int | None = Field(default=None, ge=0, le=999)
     error: str = Field(default="", max_length=200)
     resource_type: str = Field(default="", max_length=40)
     duration_ms: float | None = None
     navigation: str = Field(default="", max_length=100)
-    values: dict[str, float] = {}
-    count: int = 0
+    values: dict[str, float] = Field(default={}, max_length=20)
+    count: int = Field(default=0, ge=0, le=10**9)
 
 
 @dataclass
@@ -127,22 +151,41 @@ class Telemetry:
 
     # -- intake ----------------------------------------------------------------
 
-    def ingest(self, tab_id: int, raw: dict[str, Any]) -> None:
-        """One report from the extension: validated, redacted, stored, checked for alerts."""
+    def receive(self, data: dict[str, Any]) -> None:
+        """One ``telemetry`` event from the extension: ``{tab_id, origin, events}``."""
+        tab_id = data.get("tab_id")
+        reports = data.get("events")
+        if not isinstance(tab_id, int) or isinstance(tab_id, bool) or not isinstance(reports, list):
+            return
+        origin: Origin = "browser" if data.get("origin") == "browser" else "page"
+        for report in reports[:MAX_REPORTS_PER_EVENT]:
+            if isinstance(report, dict):
+                self.ingest(tab_id, report, origin)
+
+    def ingest(self, tab_id: int, raw: dict[str, Any], origin: Origin = "page") -> None:
+        """One report from the extension: validated, redacted, stored, checked for alerts.
+
+        A type its origin may not send (a page's network report or tab closing) is dropped."""
         try:
             report = Report.model_validate(raw)
         except ValidationError:
+            self.dropped += 1
+            return
+        if report.type not in (BROWSER_TYPES if origin == "browser" else PAGE_TYPES):
             self.dropped += 1
             return
         now = self.clock()
         if report.type == "tab_closed":
             self.tabs.pop(tab_id, None)
             return
-        if report.type == "navigation":
-            return
         if report.type == "dropped":
             self.dropped += report.count
             return
+        if report.type == "vitals":
+            values = {k: v for k, v in report.values.items() if k in VITAL_LIMITS and _plausible(k, v)}
+            if not values:
+                self.dropped += 1
+                return
         buffers = self._buffers(tab_id)
         seq = next(self._seq)
         self.last_seq = seq
@@ -171,7 +214,6 @@ class Telemetry:
             buffers.network.append(record)
             self._network_alerts(record)
         elif report.type == "vitals":
-            values = {k: v for k, v in report.values.items() if k in BUDGETS and v >= 0}
             previous = buffers.vitals.get(report.navigation)
             if previous is None:
                 self._finish_page_loads(buffers)
@@ -355,6 +397,10 @@ def _location(source: Source) -> str:
         if source.column is not None:
             where += f":{source.column}"
     return where
+
+
+def _plausible(metric: str, value: float) -> bool:
+    return math.isfinite(value) and 0 <= value <= VITAL_LIMITS[metric]
 
 
 def _page(url: str) -> str:
