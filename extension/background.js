@@ -3,7 +3,9 @@
 import { act, waitFor } from './act.js';
 import { captureTab } from './capture.js';
 import { crashedError, hasCrashed, whenCrashed } from './crashes.js';
-import { answerDialog, answeredSince, dialogOpenError, openDialog, setDialogPolicy, whenDialogOpens } from './dialogs.js';
+import {
+  answerDialog, dialogOpenError, setDialogPolicy, takeAnswered, verifiedOpenDialog, whenDialogOpens,
+} from './dialogs.js';
 import { findElements } from './discovery.js';
 import { execute } from './execute.js';
 import { ensureConnected, sendEvent, serve } from './native.js';
@@ -42,8 +44,7 @@ function guarded(handler, { refuse = true } = {}) {
     const tabId = params.tab_id;
     if (!Number.isInteger(tabId)) return handler(params, signal);
     if (refuse && await hasCrashed(tabId)) throw crashedError(tabId);
-    if (refuse === true && openDialog(tabId)) throw dialogOpenError(tabId);
-    const since = Date.now();
+    if (refuse === true && await verifiedOpenDialog(tabId)) throw dialogOpenError(tabId);
     const inner = new AbortController();
     const forward = () => inner.abort(signal.reason);
     signal.addEventListener('abort', forward, { once: true });
@@ -59,7 +60,7 @@ function guarded(handler, { refuse = true } = {}) {
         dialog.opened.then(() => fail(dialogOpenError(tabId, 'opened during this call'))),
         crash.crashed.then(() => fail(crashedError(tabId))),
       ]);
-      const dialogs = answeredSince(tabId, since);
+      const dialogs = takeAnswered(tabId);
       return dialogs.length && result && typeof result === 'object' ? { ...result, dialogs } : result;
     } finally {
       dialog.stop();

@@ -45,6 +45,12 @@ async function runAttached(tabId, entry, fn, detachDelayMs) {
   }
 }
 
+// Whether the tab is attached now (or attaching): then CDP reports its dialogs.
+export function isAttached(tabId) {
+  const entry = attachments.get(tabId);
+  return entry !== undefined && !entry.detached;
+}
+
 // Keeps the tab attached until the returned function is called (an open
 // dialog must stay answerable: only this attachment knows it).
 export async function hold(tabId) {

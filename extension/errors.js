@@ -25,6 +25,7 @@ export const Code = Object.freeze({
   STALE_LABEL: 'stale_label',
   DIALOG_OPEN: 'dialog_open',
   NO_DIALOG: 'no_dialog',
+  DIALOG_UNANSWERABLE: 'dialog_unanswerable',
   NO_BROWSER: 'no_browser',
   LAUNCH_FAILED: 'launch_failed',
   BAD_CONFIG: 'bad_config',

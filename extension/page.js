@@ -1,6 +1,6 @@
 // The `page.info` method: a structural summary of the page in a tab.
 
-import { openDialog } from './dialogs.js';
+import { verifiedOpenDialog } from './dialogs.js';
 import { inPage, restrictedPage } from './inpage-call.js';
 import { tabIdParam } from './params.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
@@ -9,7 +9,7 @@ export async function pageInfo(params, signal) {
   const tabId = tabIdParam(params);
   const tab = await chrome.tabs.get(tabId);
   if (isRestrictedUrl(tabUrl(tab))) throw restrictedPage(tab);
-  const dialog = openDialog(tabId);
+  const dialog = await verifiedOpenDialog(tabId);
   if (dialog) {
     // the page cannot be read behind it: what the tab knows, and the dialog
     return { url: tabUrl(tab), title: tab.title ?? '', ready_state: null, dialog };

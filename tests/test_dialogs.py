@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 
+import anyio
 import pytest
 from conftest import mcp_client
 
@@ -108,3 +109,37 @@ async def test_beforeunload_never_traps_a_navigation_the_agent_asked_for(browser
         assert seconds < 10 and nav["url"] == site.url("/index.html")
         assert [d["type"] for d in nav.get("dialogs", [])] in ([], ["beforeunload"])
         answer(await client.call_tool("configure", {"action": "dialogs", "dialog_policy": "accept"}))
+
+
+async def test_a_dialog_between_calls_is_answered_by_the_policy_without_the_debugger(browser, site):
+    async with mcp_client() as client:
+        answer(await client.call_tool("interact", {"action": "navigate", "url": site.url("/hostile-pages/dialog-later.html?after=4000")}))
+        await anyio.sleep(5.0)  # the load's attachment is released 3 s after it: the timer fires unattached
+        _client, tab_id = browser.call(browser.browsers.tab())
+        tabs = {tab["id"]: tab for tab in browser.call(browser.client.tabs())["tabs"]}
+        assert not tabs[tab_id]["debugger_attached"]
+        page, seconds = await timed(client, "observe", {"what": "page"})
+        assert seconds < PROMPT and answer(page)["dialogs"] == [
+            {"type": "confirm", "message": "Still there?", "answer": "accepted", "by": "policy"}]
+        assert await page_text(client, "#result") == "confirm: true"
+
+
+async def test_a_dialog_that_opened_before_any_policy_is_named_and_a_navigation_closes_it(browser, site):
+    # a tab no session has acted on yet: its alert is shown natively, and only the page announced it
+    url = site.url("/hostile-pages/dialog-on-load.html")
+    created = browser.call(browser.client.execute(
+        browser.call(browser.browsers.tab())[1], None, [{"method": "Target.createTarget", "params": {"url": url}}], 5000))
+    assert "result" in created["cdp"][0], created
+    await anyio.sleep(1.5)
+    (tab,) = [t for t in browser.call(browser.client.tabs())["tabs"] if t["url"] == url]
+    async with mcp_client() as client:
+        page, seconds = await timed(client, "observe", {"what": "page", "tab_id": tab["id"]})
+        assert seconds < PROMPT and answer(page)["dialog"]["message"] == "Welcome! Please read the terms."
+        shot, seconds = await timed(client, "screenshot", {"tab_id": tab["id"]})
+        assert shot.is_error and seconds < PROMPT and "An alert dialog is open" in shot.content[0].text
+        unanswerable = await client.call_tool("interact", {"action": "dialog", "tab_id": tab["id"]})
+        assert unanswerable.is_error and "opened while tabsight was not attached" in unanswerable.content[0].text
+        assert "navigate" in unanswerable.content[0].text
+        moved = answer(await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html"), "tab_id": tab["id"]}))
+        assert moved["title"] == "tabsight test page"
+    browser.call(browser.client.execute(tab["id"], "window.close()", [], 5000))

@@ -39,6 +39,7 @@ class Code(str, Enum):
     # dialogs
     DIALOG_OPEN = "dialog_open"
     NO_DIALOG = "no_dialog"
+    DIALOG_UNANSWERABLE = "dialog_unanswerable"
     # the chain: front, host, extension, browser
     NO_BROWSER = "no_browser"
     LAUNCH_FAILED = "launch_failed"
@@ -83,6 +84,9 @@ HINTS: dict[Code, str] = {
     Code.DIALOG_OPEN: "Answer it with interact({action:'dialog', accept:true}) (or accept:false; prompt_text for a "
     "prompt), or let a policy answer dialogs: configure({action:'dialogs', dialog_policy:'accept'}).",
     Code.NO_DIALOG: "Nothing to answer: the dialog was answered or closed already; carry on.",
+    Code.DIALOG_UNANSWERABLE: "A navigate closes it (to the tab's own URL to reload). To have later dialogs answered "
+    "as they open, keep a policy for the tab: configure({action:'dialogs', dialog_policy}) (report keeps the tab "
+    "attached so that they can be answered).",
     Code.NO_BROWSER: "`tabsight doctor` names the missing link.",
     Code.LAUNCH_FAILED: "Check that a Chromium-family browser is installed (Debian/Ubuntu: sudo apt-get install "
     "chromium), or set TABSIGHT_CHROMIUM to one in the MCP client's configuration; `tabsight doctor` checks the "
