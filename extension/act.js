@@ -5,10 +5,17 @@
 // the page gets trusted events at real coordinates, as from a user; the
 // target is located in the page first (inpage.js `locate`: scrolled into
 // view, a point on it that nothing covers).
+//
+// A click or hover acts on the element it names, or on nothing: the page
+// side guards the target from aiming to the end (inpage.js `aim`: events
+// that would reach another element are stopped before the page sees them),
+// the point is hit-tested again between the move and the press, and a
+// target the page moved meanwhile is located again and tried once more;
+// then the action is refused, naming what is at the point instead.
 
 import { send, withDebugger } from './cdp.js';
 import { Code, TabsightError, badRequest } from './errors.js';
-import { currentDocument, inPage, runInPage } from './inpage-call.js';
+import { currentDocument, inPage, inPageIfLoaded, runInPage } from './inpage-call.js';
 import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { tabUrl } from './restricted.js';
 
@@ -65,7 +72,7 @@ function pointParam(params) {
 }
 
 // Where the action lands: the located element's point, or the given one.
-async function aim(tabId, selector, point, { focusOnly = false } = {}) {
+async function locateTarget(tabId, selector, point, { focusOnly = false } = {}) {
   if (!selector) return { ...point, target: null };
   const located = await inPage(tabId, focusOnly ? 'focus' : 'locate', selector);
   if (located.error) throw new TabsightError(located.error, located.message);
@@ -77,20 +84,12 @@ async function perform(tabId, action, selector, point, params, signal) {
     case 'click':
     case 'hover': {
       if (!selector && !point) throw badRequest(`${action} needs a target: label, selector, or x and y`);
-      const { x, y, target } = await aim(tabId, selector, point);
-      await withDebugger(tabId, async () => {
-        await mouse(tabId, 'mouseMoved', x, y, signal);
-        if (action === 'click') {
-          await mouse(tabId, 'mousePressed', x, y, signal);
-          await mouse(tabId, 'mouseReleased', x, y, signal);
-        }
-      });
-      return { did: `${action} at (${Math.round(x)}, ${Math.round(y)})`, target };
+      return exclusive(tabId, () => pointerAction(tabId, action, selector, point, signal));
     }
     case 'type': {
       const text = typeof params.text === 'string' ? params.text : null;
       if (text === null) throw badRequest('type needs text, a string');
-      const { target } = selector ? await aim(tabId, selector, null, { focusOnly: true }) : { target: null };
+      const { target } = selector ? await locateTarget(tabId, selector, null, { focusOnly: true }) : { target: null };
       await withDebugger(tabId, async () => {
         if (params.clear) {
           await key(tabId, 'a', { commands: ['selectAll'] }, signal);
@@ -113,13 +112,13 @@ async function perform(tabId, action, selector, point, params, signal) {
     case 'press': {
       const combo = optionalStringParam(params, 'key');
       if (!combo) throw badRequest('press needs key, e.g. "Enter", "Escape", "Control+A"');
-      const { target } = selector ? await aim(tabId, selector, null, { focusOnly: true }) : { target: null };
+      const { target } = selector ? await locateTarget(tabId, selector, null, { focusOnly: true }) : { target: null };
       await withDebugger(tabId, () => pressCombo(tabId, combo, signal));
       return { did: `pressed ${combo}`, target };
     }
     case 'scroll': {
       if (selector) {
-        const { target } = await aim(tabId, selector, null);
+        const { target } = await locateTarget(tabId, selector, null);
         return { did: 'scrolled the element into view', target };
       }
       const deltaX = intParam(params, 'delta_x', -100_000, 100_000, 0);
@@ -133,6 +132,98 @@ async function perform(tabId, action, selector, point, params, signal) {
     default:
       throw badRequest(`Unknown action ${action}`);
   }
+}
+
+// click / hover: aim (locate and guard), move, check the point still hits
+// the target, press and release (click), and read what the guard saw. A
+// miss on the first try (the page moved the target, or covered it, as the
+// pointer came or as it pressed) is tried once more from a fresh locate.
+async function pointerAction(tabId, action, selector, point, signal) {
+  signal?.throwIfAborted(); // cancelled while it waited its turn
+  let moved = null; // the first try's miss: what was at the point instead
+  for (let attempt = 1; ; attempt++) {
+    const aimed = await abortable(inPage(tabId, 'aim', selector, point, action), signal);
+    if (aimed.error) {
+      throw new TabsightError(aimed.error, moved ? `${aimed.message} (${movedNote(moved)})` : aimed.message);
+    }
+    const { x, y, guard, target } = aimed;
+    const where = `(${Math.round(x)}, ${Math.round(y)})`;
+    let outcome;
+    let report = null;
+    try {
+      outcome = await withDebugger(tabId, async () => {
+        await mouse(tabId, 'mouseMoved', x, y, signal);
+        if (selector) {
+          const check = await abortable(inPage(tabId, 'checkHit', guard), signal);
+          if (!check.ok) return { missed: { when: 'move', ...check } };
+        }
+        if (action === 'click') {
+          await mouse(tabId, 'mousePressed', x, y, signal);
+          await mouse(tabId, 'mouseReleased', x, y, signal);
+        }
+        return {};
+      });
+    } finally {
+      report = await abortable(inPageIfLoaded(tabId, 'disarm', guard), signal).catch(() => null);
+    }
+    // a miss after the check: the press made the page move it (the guard held the events back)
+    const missed = outcome.missed ?? (report?.blocked ? { ...report.blocked, when: 'press' } : null);
+    if (!missed) {
+      const did = `${action} at ${where}${moved ? ` (${movedNote(moved)})` : ''}`;
+      return selector ? { did, target } : { did, target, received: report?.received ?? null };
+    }
+    if (attempt === 1) {
+      moved = { ...missed, where };
+      continue;
+    }
+    throw new TabsightError(Code.ELEMENT_COVERED, missedMessage(action, selector, target, missed, where));
+  }
+}
+
+function movedNote(moved) {
+  return `located it again: at ${moved.where} the page had put ${moved.now ?? moved.hit}`;
+}
+
+function missedMessage(action, selector, target, missed, where) {
+  const named = target ? `${selector} (<${target.tag}>${target.name ? ` ${JSON.stringify(target.name)}` : ''})` : selector;
+  if (missed.when === 'move' && missed.gone) {
+    return `Did not ${action} ${named}: the page removed it as the pointer came, twice; ${missed.hit} is at ${where} now.`;
+  }
+  if (missed.when === 'press') {
+    return `Did not ${action} ${named}: the page ${missed.gone ? 'replaced' : 'moved'} it as it was pressed, twice; ` +
+      `at ${where} there is ${missed.now} now (its ${missed.types.join(', ')} were kept from the page).`;
+  }
+  return `Did not ${action} ${named}: at ${where} there is ${missed.hit} now, not it; ` +
+    'the page moved or covered it as the pointer came, also after it was located a second time.';
+}
+
+// Pointer actions on one tab take turns: the page keeps one guard at a time.
+const pointerTurns = new Map();
+
+function exclusive(tabId, fn) {
+  const previous = pointerTurns.get(tabId) ?? Promise.resolve();
+  const run = previous.then(fn);
+  const done = run.catch(() => {});
+  pointerTurns.set(tabId, done);
+  done.then(() => {
+    if (pointerTurns.get(tabId) === done) pointerTurns.delete(tabId);
+  });
+  return run;
+}
+
+// A page call that stops waiting when the request is cancelled (a page
+// behind an open dialog answers no script until the dialog is closed).
+function abortable(promise, signal) {
+  if (!signal) return promise;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function mouse(tabId, type, x, y, signal) {

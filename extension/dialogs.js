@@ -89,13 +89,15 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
 
 async function onOpening(tabId, { type, message = '', defaultPrompt = '', url = '' }) {
   const dialog = { type, message: message.slice(0, MAX_MESSAGE), default_prompt: defaultPrompt, url };
-  const policy = leaving.has(tabId) && type === 'beforeunload' ? 'accept' : policies.get(tabId);
+  const navigating = leaving.has(tabId) && type === 'beforeunload';
+  const policy = navigating ? 'accept' : policies.get(tabId);
   if (policy === 'accept' || policy === 'dismiss') {
     const accept = policy === 'accept';
     try {
       await chrome.debugger.sendCommand({ tabId }, 'Page.handleJavaScriptDialog',
         { accept, ...(type === 'prompt' && accept ? { promptText: defaultPrompt } : {}) });
-      remember(tabId, dialog, accept, accept && type === 'prompt' ? defaultPrompt : undefined, 'policy');
+      remember(tabId, dialog, accept, accept && type === 'prompt' ? defaultPrompt : undefined,
+        navigating ? 'navigate' : 'policy');
       return;
     } catch (err) {
       console.warn('tabsight: could not answer a dialog by policy', err);
@@ -176,7 +178,7 @@ export function dialogOpenError(tabId, when = 'is open') {
 // Dialogs a policy answered on the tab since the last call on it that took
 // them: during this call, or between two calls (a timer's).
 export function takeAnswered(tabId) {
-  const list = (answered.get(tabId) ?? []).filter((entry) => entry.by === 'policy');
+  const list = (answered.get(tabId) ?? []).filter((entry) => entry.by !== 'agent');
   answered.delete(tabId);
   return list.map(({ at, ...entry }) => entry);
 }

@@ -21,6 +21,20 @@ export async function inPage(tabId, method, ...args) {
   return result.value;
 }
 
+// As inPage, but only in a document that has the library already (null
+// otherwise, or when the document is going away): for calls that end
+// something begun there, never worth injecting the library for.
+export async function inPageIfLoaded(tabId, method, ...args) {
+  try {
+    return await runInPage(tabId, {
+      func: (name, params) => globalThis.__tabsight?.[name](...params) ?? null,
+      args: [method, args],
+    });
+  } catch {
+    return null;
+  }
+}
+
 // The id of the document the tab shows now, or null if the library has never
 // run in it (so it is not the document any earlier answer was about).
 export async function currentDocument(tabId) {

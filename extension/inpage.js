@@ -11,6 +11,8 @@
   if (globalThis.__tabsight) return;
 
   const MAX_TEXT = 100;
+  const MAX_TITLE = 1000;
+  const MAX_URL = 4096;
   const INTERACTIVE = [
     'a[href]', 'area[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary',
     'video[controls]', 'audio[controls]', '[onclick]', '[tabindex]:not([tabindex="-1"])',
@@ -34,6 +36,9 @@
 
   const documentId = crypto.randomUUID();
   const collapse = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
+  // A page decides how long its texts are: cut ones say so, with their length
+  // (the front keeps that length when it cuts again).
+  const clip = (text, max = MAX_TEXT) => (text.length <= max ? text : `${text.slice(0, max)}… [truncated: ${text.length} chars]`);
   const quote = (value) => `"${value.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\a ')}"`;
 
   // ---- scopes: the document, open shadow roots, same-origin iframes ----
@@ -105,6 +110,12 @@
     return false;
   }
 
+  // Does a pointer on `hit` act on `element`: is it the element, inside it, or
+  // in a <label> of it (a click on a label is a click on its control)?
+  function hits(element, hit) {
+    return !!hit && (composedContains(element, hit) || hit.closest?.('label')?.control === element);
+  }
+
   function inert(element) {
     for (let n = element; n; n = n.parentElement ?? n.getRootNode().host) {
       if (n.inert) return true;
@@ -140,10 +151,7 @@
     // Hit-test the centre and four inner points of the visible part: the
     // element counts as covered only if something else is on top at all five.
     const points = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.2], [0.2, 0.8], [0.8, 0.8]];
-    const seen = points.some(([fx, fy]) => {
-      const hit = deepElementFromPoint(left + (right - left) * fx, top + (bottom - top) * fy);
-      return hit && (composedContains(element, hit) || hit.closest?.('label')?.control === element);
-    });
+    const seen = points.some(([fx, fy]) => hits(element, deepElementFromPoint(left + (right - left) * fx, top + (bottom - top) * fy)));
     return seen ? box : null;
   }
 
@@ -189,8 +197,8 @@
 
   function pageSummary() {
     return {
-      url: location.href,
-      title: document.title,
+      url: clip(location.href, MAX_URL),
+      title: clip(document.title, MAX_TITLE),
       viewport: { width: innerWidth, height: innerHeight },
       device_pixel_ratio: devicePixelRatio,
       ready_state: document.readyState,
@@ -355,7 +363,7 @@
     }
     if (NAME_FROM_CONTENT.has(role) && !['input', 'select', 'textarea'].includes(element.localName)) {
       const text = collapse(element.innerText ?? element.textContent);
-      if (text) return text.slice(0, MAX_TEXT);
+      if (text) return text;
     }
     return collapse(element.getAttribute('title')) || collapse(element.getAttribute('placeholder'));
   }
@@ -385,9 +393,9 @@
 
   // Text a reader sees, but never what is typed into a field.
   function visibleText(element) {
-    if (element.localName === 'select') return collapse(element.selectedOptions[0]?.text).slice(0, MAX_TEXT);
+    if (element.localName === 'select') return clip(collapse(element.selectedOptions[0]?.text));
     if (['input', 'textarea'].includes(element.localName)) return '';
-    return collapse(element.innerText ?? element.textContent).slice(0, MAX_TEXT);
+    return clip(collapse(element.innerText ?? element.textContent));
   }
 
   function describe(element) {
@@ -395,7 +403,7 @@
     return {
       tag: element.localName,
       role,
-      name: nameOf(element, role).slice(0, MAX_TEXT),
+      name: clip(nameOf(element, role)),
       text: visibleText(element),
       interactionHint: hintOf(element, role),
     };
@@ -434,19 +442,161 @@
       const x = frame.x + rect.left + rect.width * fx;
       const y = frame.y + rect.top + rect.height * fy;
       const hit = deepElementFromPoint(x, y);
-      if (hit && (composedContains(element, hit) || hit.closest?.('label')?.control === element)) {
-        return { element, x, y, target: describe(element) };
-      }
+      if (hits(element, hit)) return { element, x, y, target: describe(element) };
       blocker ??= hit;
     }
     return { error: 'element_covered', message:
-      `${selectorPath} is covered by ${blocker ? shortName(blocker) : 'something'}; close it or scroll first` };
+      `${selectorPath} is covered by ${blocker ? hitName(blocker) : 'something'}; close it or scroll first` };
   }
 
   function shortName(element) {
     const id = element.id ? `#${element.id}` : '';
     const cls = [...element.classList].slice(0, 2).map((c) => `.${c}`).join('');
     return `<${element.localName}${id}${cls}>`;
+  }
+
+  // An element as an error names it: <button#delete> "Delete" (the interactive
+  // element a hit is in, when there is one: the button, not its inner span).
+  function hitName(hit) {
+    const element = interactiveAround(hit);
+    const text = collapse(element.innerText ?? element.textContent).slice(0, 40);
+    return text ? `${shortName(element)} ${JSON.stringify(text)}` : shortName(element);
+  }
+
+  function interactiveAround(hit) {
+    for (let n = hit; n; n = n.parentElement ?? n.getRootNode?.().host) {
+      if (n.nodeType === Node.ELEMENT_NODE && n.matches(INTERACTIVE)) return n;
+    }
+    return hit;
+  }
+
+  // ---- the hit-target guard ----
+  //
+  // Between aiming and the end of a pointer action, capture listeners on the
+  // window (and every same-origin frame's) see each trusted pointer and mouse
+  // event of the action first. One whose composed path does not reach the
+  // target (the page moved it, or put something over it, after the last
+  // check) is stopped before the page sees it, with preventDefault and
+  // stopImmediatePropagation, and so is every later one of that action: the
+  // wrong element never gets a press, a release or a click. The act side
+  // checks the point again between moving and pressing (checkHit), and reads
+  // what happened at the end (disarm); a guard left armed (its call was
+  // interrupted) ends by itself after GUARD_MAX_MS.
+  const MOVE_EVENTS = ['pointermove', 'mousemove', 'pointerover', 'mouseover', 'pointerenter', 'mouseenter'];
+  const PRESS_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'];
+  const GUARDED = { hover: new Set(MOVE_EVENTS), click: new Set([...MOVE_EVENTS, ...PRESS_EVENTS]) };
+  const GUARD_MAX_MS = 5000;
+  let guard = null;
+
+  // click/hover: locate the target (or take the point) and guard it from now on.
+  function aim(selectorPath, point, action) {
+    let found = { element: null, x: point?.x, y: point?.y, target: null };
+    if (selectorPath) {
+      found = locateElement(selectorPath);
+      if (found.error) return found;
+    }
+    disarm();
+    const windows = guardWindows(found.element);
+    const id = crypto.randomUUID();
+    const current = {
+      id, element: found.element, x: found.x, y: found.y, types: GUARDED[action], windows,
+      frames: framesAround(found.element),
+      passed: [], blocked: null, received: null,
+      expiry: setTimeout(() => disarm(id), GUARD_MAX_MS),
+    };
+    current.listener = (event) => intercept(current, event);
+    for (const win of windows) {
+      for (const type of GUARDED.click) win.addEventListener(type, current.listener, { capture: true, passive: false });
+    }
+    guard = current;
+    delete found.element; // the element itself cannot leave the page
+    return { ...found, guard: id };
+  }
+
+  // The top window and every same-origin frame's, and the target's own.
+  function guardWindows(element) {
+    const windows = new Set([window]);
+    const visit = (doc) => {
+      for (const frame of doc.querySelectorAll('iframe, frame')) {
+        const inner = frameDocument(frame);
+        if (inner?.defaultView && !windows.has(inner.defaultView)) {
+          windows.add(inner.defaultView);
+          visit(inner);
+        }
+      }
+    };
+    visit(document);
+    const own = element?.ownerDocument.defaultView;
+    if (own) windows.add(own);
+    return windows;
+  }
+
+  // The frame elements a target is inside, innermost first: in the documents
+  // above it, a pointer on its way to the target is on one of them.
+  function framesAround(element) {
+    const frames = [];
+    for (let win = element?.ownerDocument.defaultView; win && win !== window; win = win.parent) {
+      const frame = win.frameElement;
+      if (!frame) break;
+      frames.push(frame);
+    }
+    return frames;
+  }
+
+  function intercept(current, event) {
+    if (!event.isTrusted || !current.types.has(event.type)) return;
+    const path = event.composedPath();
+    const hit = path.find((node) => node.nodeType === Node.ELEMENT_NODE) ?? null;
+    if (!current.element) {
+      // a point: nothing to hold to, only what received the action
+      if (hit && (event.type === 'click' || (current.types === GUARDED.hover && event.type === 'mousemove'))) {
+        current.received = interactiveAround(hit);
+      }
+      return;
+    }
+    // the pointer entering the target's ancestors (a mouseenter on its bar, on its frame) is on its way to it
+    const onTheWay = MOVE_EVENTS.includes(event.type) && !!hit &&
+      [current.element, ...current.frames].some((inside) => composedContains(hit, inside));
+    const onTarget = onTheWay || path.includes(current.element) ||
+      path.some((node) => node.localName === 'label' && node.control === current.element);
+    if (onTarget && !current.blocked) {
+      current.passed.push(event.type);
+      return;
+    }
+    current.blocked ??= { hit: hit ? hitName(hit) : 'nothing', types: [] };
+    if (!current.blocked.types.includes(event.type)) current.blocked.types.push(event.type);
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+
+  // Between the move and the press: is the target still what the point hits?
+  function checkHit(id) {
+    if (!guard || guard.id !== id || !guard.element) return { ok: true };
+    const { element, x, y } = guard;
+    if (guard.blocked) return { ok: false, ...guard.blocked };
+    const hit = deepElementFromPoint(x, y);
+    if (hits(element, hit)) return { ok: true };
+    return { ok: false, hit: hit ? hitName(hit) : 'nothing', gone: !element.isConnected };
+  }
+
+  // The end of the action: the listeners go, and what happened comes back.
+  function disarm(id = undefined) {
+    const current = guard;
+    if (!current || (id !== undefined && current.id !== id)) return null;
+    guard = null;
+    clearTimeout(current.expiry);
+    for (const win of current.windows) {
+      for (const type of GUARDED.click) win.removeEventListener(type, current.listener, { capture: true });
+    }
+    const { element, x, y, blocked } = current;
+    return {
+      passed: current.passed,
+      // what was held back, and what is at the point now
+      blocked: blocked && {
+        ...blocked, now: hitName(deepElementFromPoint(x, y) ?? document.documentElement), gone: !element.isConnected,
+      },
+      received: current.received ? describe(current.received) : null,
+    };
   }
 
   // Mutation counts since watch() and a few of the elements added, to tell
@@ -482,8 +632,8 @@
     const { added, removed, attributes, text, samples, last } = changes;
     return {
       document: documentId,
-      url: location.href,
-      title: document.title,
+      url: clip(location.href, MAX_URL),
+      title: clip(document.title, MAX_TITLE),
       quiet_ms: Math.round(performance.now() - last),
       dom: { added, removed, attributes, text, samples },
     };
@@ -544,7 +694,7 @@
       ...page,
       headings: [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].slice(0, MAX_HEADINGS).map((heading) => ({
         level: Number(heading.localName[1]),
-        text: collapse(heading.textContent).slice(0, MAX_TEXT),
+        text: clip(collapse(heading.textContent)),
       })),
       forms: [...document.forms].slice(0, MAX_FORMS).map((form) => ({
         selector: selectorFor(form, document),
@@ -564,5 +714,7 @@
     return ['post', 'dialog'].includes(method) ? method : 'get';
   };
 
-  globalThis.__tabsight = { documentId, summary, find, locate, focus, watch, changed, selectOption, present };
+  globalThis.__tabsight = {
+    documentId, summary, find, locate, focus, watch, changed, selectOption, present, aim, checkHit, disarm,
+  };
 })();

@@ -18,6 +18,8 @@ const NETWORK_IDLE_MS = 500;
 // timeout_ms bounds the load; the capture after it may take this much more,
 // and the window is closed within the same bound.
 const CAPTURE_GRACE_MS = 1000;
+// how long closing the capture's window may wait for a busy page to unload
+const CLOSE_WAIT_MS = 2000;
 
 // Windows opened for a capture: not the user's, so not listed or reported.
 export const ownedWindowIds = new Set();
@@ -88,13 +90,40 @@ async function openCaptureClose(url, { width, height, load, userAgent, cookies, 
           device_pixel_ratio: 1,
           method: 'cdp',
         };
+      } catch (err) {
+        // A page still running script (a busy loop) would keep its renderer,
+        // which other tabs of its site may share, stuck after its window
+        // closes: stop the script first (V8 takes this even mid-loop).
+        chrome.debugger.sendCommand({ tabId }, 'Runtime.terminateExecution').catch(() => {});
+        throw err;
       } finally {
         await stopCookies?.();
       }
     });
   } finally {
-    await chrome.windows.remove(window.id).catch(() => {}); // closed by the user meanwhile
+    await closeWindow(window.id, tabId);
     ownedWindowIds.delete(window.id);
+  }
+}
+
+// Resolves once the window's tab is really gone (Chrome resolves
+// windows.remove before a busy page has unloaded), or after CLOSE_WAIT_MS.
+async function closeWindow(windowId, tabId) {
+  let onRemoved;
+  const removed = new Promise((resolve) => {
+    onRemoved = (removedTabId) => {
+      if (removedTabId === tabId) resolve();
+    };
+    chrome.tabs.onRemoved.addListener(onRemoved);
+  });
+  let timer;
+  try {
+    await chrome.windows.remove(windowId).catch(() => {}); // closed by the user meanwhile
+    const gone = await chrome.tabs.get(tabId).then(() => false, () => true);
+    if (!gone) await Promise.race([removed, new Promise((resolve) => { timer = setTimeout(resolve, CLOSE_WAIT_MS); })]);
+  } finally {
+    clearTimeout(timer);
+    chrome.tabs.onRemoved.removeListener(onRemoved);
   }
 }
 

@@ -127,9 +127,9 @@ async def test_a_dialog_between_calls_is_answered_by_the_policy_without_the_debu
 async def test_a_dialog_that_opened_before_any_policy_is_named_and_a_navigation_closes_it(browser, site):
     # a tab no session has acted on yet: its alert is shown natively, and only the page announced it
     url = site.url("/hostile-pages/dialog-on-load.html")
-    created = browser.call(browser.client.execute(
-        browser.call(browser.browsers.tab())[1], None, [{"method": "Target.createTarget", "params": {"url": url}}], 5000))
-    assert "result" in created["cdp"][0], created
+    _client, own_tab = browser.call(browser.browsers.tab())
+    opened = browser.call(browser.client.execute(own_tab, f"!!window.open({json.dumps(url)}, '', 'popup,width=800,height=600')", [], 5000))
+    assert opened["script"]["result"] is True, opened
     await anyio.sleep(1.5)
     (tab,) = [t for t in browser.call(browser.client.tabs())["tabs"] if t["url"] == url]
     async with mcp_client() as client:
@@ -142,4 +142,7 @@ async def test_a_dialog_that_opened_before_any_policy_is_named_and_a_navigation_
         assert "navigate" in unanswerable.content[0].text
         moved = answer(await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html"), "tab_id": tab["id"]}))
         assert moved["title"] == "tabsight test page"
-    browser.call(browser.client.execute(tab["id"], "window.close()", [], 5000))
+    browser.call(browser.client.execute(tab["id"], "window.close()", [], 5000))  # it was opened by a script
+    await anyio.sleep(0.5)
+    listing = browser.call(browser.client.tabs())
+    assert tab["id"] not in {t["id"] for t in listing["tabs"]} and listing["focused_tab_id"] == own_tab

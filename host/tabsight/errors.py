@@ -77,7 +77,8 @@ HINTS: dict[Code, str] = {
     Code.ELEMENT_NOT_FOUND: f"Check the selector, or call {OBSERVE_LABELS} and use a label.",
     Code.AMBIGUOUS_SELECTOR: f"Make the selector match one element, or call {OBSERVE_LABELS} and use a label.",
     Code.INVALID_SELECTOR: "Fix the CSS selector's syntax.",
-    Code.ELEMENT_COVERED: "Close or scroll away what covers it, then call again.",
+    Code.ELEMENT_COVERED: "Something else is where it was: close or scroll away what covers it, or let the page "
+    "settle (interact wait_for) and observe again, then call again.",
     Code.ELEMENT_DISABLED: "Wait until the page enables it (interact wait_for), or act on another element.",
     Code.ELEMENT_NOT_VISIBLE: "Make it visible first (open its menu or section, or scroll), then call again.",
     Code.STALE_LABEL: f"Call {OBSERVE_LABELS} for fresh labels.",

@@ -14,7 +14,6 @@ import warnings
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INVALID_PARAMS
@@ -23,6 +22,7 @@ from .. import __version__
 from ..session.state import Session
 from ..tools import TOOLS, dispatch
 from .push import ALERTS_URI, AlertPush
+from .stdio import stdio_transport
 
 INSTRUCTIONS = (
     "tabsight shows you a real browser. observe({what:'page'}) describes the tracked tab (annotate_screenshot "
@@ -87,7 +87,8 @@ async def serve_stdio() -> None:
     session = Session()
     server = build_server(session)
     try:
-        async with stdio_server() as (read_stream, write_stream):
+        # our transport, not the SDK's stdio_server: it answers every line it cannot parse (stdio.py)
+        async with stdio_transport() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         with anyio.CancelScope(shield=True):

@@ -93,7 +93,7 @@ class InteractParams(Params):
         if parts.scheme not in ("http", "https", "file", "data", "about") or (
             parts.scheme in ("http", "https") and not parts.netloc
         ):
-            raise ValueError(f"'url' is {url!r}; allowed: an absolute http, https, file, data or about URL")
+            raise ValueError(f"'url' is {url[:200]!r}; allowed: an absolute http, https, file, data or about URL")
         return url
 
     @model_validator(mode="after")
