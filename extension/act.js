@@ -12,6 +12,10 @@
 // the point is hit-tested again between the move and the press, and a
 // target the page moved meanwhile is located again and tried once more;
 // then the action is refused, naming what is at the point instead.
+//
+// A label (annotation id and number) names the element the annotation
+// marked, kept in the page (inpage.js `resolveLabel`), never a selector
+// match: if that element is gone, replaced or changed, stale_label.
 
 import { send, withDebugger } from './cdp.js';
 import { Code, TabsightError, badRequest } from './errors.js';
@@ -40,11 +44,13 @@ const NAMED_KEYS = {
 export async function act(params, signal) {
   const tabId = tabIdParam(params);
   const action = enumParam(params, 'action', ACTIONS);
-  const selector = optionalStringParam(params, 'selector');
+  const selector = targetParam(params);
   const point = pointParam(params);
   const expected = optionalStringParam(params, 'document');
   if (expected && (await currentDocument(tabId)) !== expected) {
-    throw new TabsightError(Code.STALE_LABEL, 'the page has changed since the annotation');
+    throw new TabsightError(Code.STALE_LABEL, typeof selector === 'object'
+      ? `label ${selector.label} is stale: observe again (the tab shows another document now)`
+      : 'the page has changed since the annotation');
   }
   const before = await chrome.tabs.get(tabId);
   const documentBefore = await inPage(tabId, 'watch');
@@ -60,6 +66,17 @@ export async function act(params, signal) {
     ...(after.dom ? { dom: after.dom } : {}),
   };
 }
+
+// What to act on: a selector, or a label ({annotation, label, selector?})
+// when the request names an annotation.
+function targetParam(params) {
+  const selector = optionalStringParam(params, 'selector');
+  const annotation = optionalStringParam(params, 'annotation');
+  if (!annotation) return selector;
+  return { annotation, label: intParam(params, 'label', 1, 1000), ...(selector ? { selector } : {}) };
+}
+
+const targetName = (target) => (typeof target === 'string' ? target : target.selector ?? `label ${target.label}`);
 
 function pointParam(params) {
   if (params.x === undefined && params.y === undefined) return null;
@@ -185,7 +202,7 @@ function movedNote(moved) {
 }
 
 function missedMessage(action, selector, target, missed, where) {
-  const named = target ? `${selector} (<${target.tag}>${target.name ? ` ${JSON.stringify(target.name)}` : ''})` : selector;
+  const named = `${targetName(selector)}${target ? ` (<${target.tag}>${target.name ? ` ${JSON.stringify(target.name)}` : ''})` : ''}`;
   if (missed.when === 'move' && missed.gone) {
     return `Did not ${action} ${named}: the page removed it as the pointer came, twice; ${missed.hit} is at ${where} now.`;
   }

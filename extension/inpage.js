@@ -4,6 +4,12 @@
 // globals, so a page cannot skew it), and called through
 // globalThis.__tabsight. A new document starts without it: its documentId is
 // how a label from an older page is recognised.
+//
+// A label stands for the element it marked, not for a selector: each
+// annotation `find` makes keeps, under an id it returns, label -> a WeakRef
+// to the element and its fingerprint (tag, role, name). An action by label
+// acts on that element or on nothing (stale_label): gone, replaced, or no
+// longer the role and name it had. Only the latest MAX_ANNOTATIONS are kept.
 
 // A classic script cannot import errors.js: the `error` values its functions
 // return are codes of that vocabulary, written out (a test checks each one).
@@ -33,6 +39,7 @@
   // Class names that build tools generate change with every build: useless in selectors.
   const GENERATED_CLASS = /\d{3}|^(css|sc|jsx|svelte|emotion)-|__[a-z0-9]{5}/i;
   const SCOPE_SEPARATOR = ' >>> ';
+  const MAX_ANNOTATIONS = 5;
 
   const documentId = crypto.randomUUID();
   const collapse = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
@@ -184,10 +191,12 @@
       }
     }
     const ordered = readingOrder(found);
+    const shown = ordered.slice(0, max);
     return {
       page: pageSummary(),
+      annotation: keepAnnotation(shown.map(({ element }) => element)),
       total_found: ordered.length,
-      elements: ordered.slice(0, max).map(({ element, box, scope }) => ({
+      elements: shown.map(({ element, box, scope }) => ({
         selector: scopedSelector(element, scope),
         ...describe(element),
         bounds: roundBox(box),
@@ -208,6 +217,60 @@
 
   const roundBox = ({ x, y, width, height }) =>
     ({ x: Math.round(x), y: Math.round(y), width: Math.round(width), height: Math.round(height) });
+
+  // ---- labels: the elements an annotation marked ----
+
+  const annotations = new Map(); // id -> [{ ref: WeakRef<Element>, print: {tag, role, name} }], oldest first
+
+  function keepAnnotation(elements) {
+    const id = crypto.randomUUID();
+    annotations.set(id, elements.map((element) => ({ ref: new WeakRef(element), print: fingerprint(element) })));
+    while (annotations.size > MAX_ANNOTATIONS) annotations.delete(annotations.keys().next().value);
+    return id;
+  }
+
+  function fingerprint(element) {
+    const role = roleOf(element);
+    return { tag: element.localName, role, name: clip(nameOf(element, role)) };
+  }
+
+  const printed = ({ tag, role, name }) => `<${tag}>${role ? ` ${role}` : ''} ${JSON.stringify(name)}`;
+
+  // Is the element still in this page: in its document, and its frames in theirs?
+  function attached(element) {
+    if (!element.isConnected) return false;
+    for (let win = element.ownerDocument.defaultView; win !== window; win = win.parent) {
+      const frame = win?.frameElement;
+      if (!frame || !frame.isConnected || win.parent === win) return false;
+    }
+    return true;
+  }
+
+  // Where an element's scope starts, in top-viewport pixels (the frames it is in).
+  function offsetOf(element) {
+    let offset = { x: 0, y: 0 };
+    for (const frame of framesAround(element).reverse()) offset = frameOffset(frame, offset);
+    return offset;
+  }
+
+  // The element label `label` of annotation `annotation` marked, with its
+  // scope's offset; or stale_label if that element is not there as it was.
+  function resolveLabel({ annotation, label }) {
+    const stale = (why) => ({ error: 'stale_label', message: `label ${label} is stale: observe again (${why})` });
+    const mark = annotations.get(annotation)?.[label - 1];
+    if (!mark) return stale('this page no longer keeps its annotation');
+    const element = mark.ref.deref();
+    if (!element || !attached(element)) return stale('the element it marked is gone from the page');
+    const now = fingerprint(element);
+    if (now.tag !== mark.print.tag || now.role !== mark.print.role || now.name !== mark.print.name) {
+      return stale(`the element it marked was ${printed(mark.print)}, now ${printed(now)}`);
+    }
+    return { element, offset: offsetOf(element) };
+  }
+
+  // A target: a selector path, or {annotation, label, selector?} (a label).
+  const resolveTarget = (target) => (typeof target === 'string' ? resolve(target) : resolveLabel(target));
+  const targetName = (target) => (typeof target === 'string' ? target : target.selector ?? `label ${target.label}`);
 
   // ---- selectors ----
 
@@ -413,15 +476,16 @@
 
   // Scrolls the element into view if needed and returns a top-viewport point
   // on it that is not covered, or { error }.
-  function locate(selectorPath) {
-    const found = locateElement(selectorPath);
+  function locate(target) {
+    const found = locateElement(target);
     delete found.element; // the element itself cannot leave the page
     return found;
   }
 
   // locate, with the element found (or none with the error).
-  function locateElement(selectorPath) {
-    let found = resolve(selectorPath);
+  function locateElement(target) {
+    const selectorPath = targetName(target);
+    let found = resolveTarget(target);
     if (found.error) return found;
     const { element } = found;
     if (element.matches(':disabled')) return { error: 'element_disabled', message: `${selectorPath} is disabled` };
@@ -429,7 +493,8 @@
     let rect = element.getBoundingClientRect();
     if (rect.top < 0 || rect.left < 0 || rect.bottom > view.innerHeight || rect.right > view.innerWidth) {
       element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      found = resolve(selectorPath); // its frame may have scrolled too
+      found = resolveTarget(target); // its frame may have scrolled too
+      if (found.error) return found;
       rect = element.getBoundingClientRect();
     }
     if (rect.width < 1 || rect.height < 1 || !element.checkVisibility({ checkVisibilityCSS: true })) {
@@ -489,10 +554,10 @@
   let guard = null;
 
   // click/hover: locate the target (or take the point) and guard it from now on.
-  function aim(selectorPath, point, action) {
+  function aim(target, point, action) {
     let found = { element: null, x: point?.x, y: point?.y, target: null };
-    if (selectorPath) {
-      found = locateElement(selectorPath);
+    if (target) {
+      found = locateElement(target);
       if (found.error) return found;
     }
     disarm();
@@ -641,16 +706,17 @@
 
   // type/press into an element: give it the keyboard focus (no click, so
   // nothing else happens first).
-  function focus(selectorPath) {
-    const found = locateElement(selectorPath);
+  function focus(target) {
+    const found = locateElement(target);
     found.element?.focus();
     delete found.element;
     return found;
   }
 
   // select: by value, else by visible text.
-  function selectOption(selectorPath, wanted) {
-    const found = resolve(selectorPath);
+  function selectOption(target, wanted) {
+    const selectorPath = targetName(target);
+    const found = resolveTarget(target);
     if (found.error) return found;
     const select = found.element;
     if (select.localName !== 'select') return { error: 'bad_request', message: `${selectorPath} is a <${select.localName}>, not a <select>` };

@@ -108,7 +108,8 @@ class FakeBrowser:
         tab = self._tab(params["tab_id"])
         page = {"url": tab["url"], "title": tab["title"], "viewport": self.viewport, "ready_state": "complete",
                 "document": self.document}
-        return {"page": page, "elements": self.elements[: params["max"]], "total_found": len(self.elements)}
+        return {"page": page, "annotation": f"annotation-{len(self.requests)}", "elements": self.elements[: params["max"]],
+                "total_found": len(self.elements)}
 
     def _element_act(self, params):
         if params.get("document") not in (None, self.document):

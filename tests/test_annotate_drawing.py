@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 from tabsight import annotate
 
@@ -46,3 +47,153 @@ def test_the_palette_follows_the_background_under_each_badge():
     _, (light, dark) = annotate.draw(out.getvalue(), [mark(1, 100, 100), mark(2, 900, 100)], viewport_width=1280)
     assert (light.fill, light.digits) == annotate.ON_LIGHT and (dark.fill, dark.digits) == annotate.ON_DARK
     assert annotate.contrast(*annotate.ON_LIGHT) >= 4.5 and annotate.contrast(*annotate.ON_DARK) >= 4.5
+
+
+# Synthetic pages with text-like content: each element a light box with dark
+# words in it, and some text the page shows that is not an element (labels).
+
+TEXT = (30, 30, 30)
+
+
+def page(elements, loose_text=(), size=(1280, 720), background="white"):
+    """A PNG with a box and words in each element ((x, y, width, height)),
+    the words of ``loose_text`` ((x, y, text)) drawn on the page, and the marks."""
+    img = Image.new("RGB", size, background)
+    pen = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=13)
+    for x, y, w, h in elements:
+        pen.rectangle((x, y, x + w - 1, y + h - 1), fill=(236, 236, 240), outline=(150, 150, 150))
+        pen.text((x + 4, y + (h - 13) // 2), "Wag" * (w // 24) or "W", font=font, fill=TEXT)
+    for x, y, text in loose_text:
+        pen.text((x, y), text, font=font, fill=TEXT)
+    out = io.BytesIO()
+    img.save(out, "PNG")
+    marks = [mark(n + 1, *box) for n, box in enumerate(elements)]
+    return out.getvalue(), img, marks
+
+
+def ink(img, box) -> list[tuple[int, int]]:
+    """Where the page shows text (dark pixels) inside ``box`` (x0, y0, x1, y1)."""
+    crop = np.asarray(img.crop(box).convert("L"))
+    ys, xs = np.nonzero(crop < 110)
+    return [(box[0] + x, box[1] + y) for x, y in zip(xs.tolist(), ys.tolist())]
+
+
+def covers(badge, points) -> bool:
+    b = badge.box
+    return any(b.x <= x < b.right and b.y <= y < b.bottom for x, y in points)
+
+
+def check_every_badge(drawn, badges, marks):
+    """What any annotated screenshot must show: one badge per element, inside
+    the image, apart from each other, legible, and tied to its element by a
+    line whenever it is not next to it."""
+    assert [b.label for b in badges] == [m["label"] for m in marks]
+    pixels = np.asarray(drawn)
+    for n, badge in enumerate(badges):
+        box = badge.box
+        assert box.within(drawn.width, drawn.height)
+        assert not any(badge.box.overlaps(other.box, margin=0) for other in badges[n + 1 :])
+        assert annotate.contrast(badge.fill, badge.digits) >= 4.5
+        drawn_badge = pixels[box.y : box.bottom, box.x : box.right].reshape(-1, 3).tolist()
+        assert drawn_badge.count(list(badge.fill)) > len(drawn_badge) / 3  # the badge, not hidden by later marks
+        assert any(sum(abs(a - b) for a, b in zip(px, badge.digits)) < 90 for px in drawn_badge)  # its digits
+        bounds = marks[n]["bounds"]
+        gap_x = max(bounds["x"] - box.right, box.x - (bounds["x"] + bounds["width"]), 0)
+        gap_y = max(bounds["y"] - box.bottom, box.y - (bounds["y"] + bounds["height"]), 0)
+        if max(gap_x, gap_y) > 4:  # away from its element: a line runs from the badge to it
+            assert badge.leader is not None
+            x0, y0, x1, y1 = badge.leader
+            steps = max(abs(x1 - x0), abs(y1 - y0))
+            line = [(round(x0 + (x1 - x0) * i / steps), round(y0 + (y1 - y0) * i / steps)) for i in range(steps + 1)]
+            outside = [(x, y) for x, y in line if not box.overlaps(annotate.Box(x, y, 1, 1), margin=0)]
+            assert outside and sum(drawn.getpixel(p) == badge.fill for p in outside) >= 0.8 * len(outside)
+
+
+def test_badges_keep_off_the_text_of_other_elements_when_there_is_room():
+    # a toolbar of touching buttons and a list of rows stacked 2 px apart:
+    # above a row is the row before it, so its badge must find room elsewhere
+    toolbar = [(100 + 90 * i, 60, 88, 26) for i in range(6)]
+    rows = [(300, 200 + 24 * i, 300, 22) for i in range(10)]
+    shot, img, marks = page(toolbar + rows)
+    drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
+    check_every_badge(drawn, badges, marks)
+    for n, badge in enumerate(badges):
+        for m, other in enumerate(marks):
+            b = other["bounds"]
+            box = annotate.Box(b["x"], b["y"], b["width"], b["height"])
+            if m != n:
+                assert not badge.box.overlaps(box, margin=0), (badge.label, other["label"])
+        assert not covers(badge, ink(img, (0, 0, 1280, 720)))
+
+
+def test_badges_keep_off_labels_the_page_shows():
+    # a form: a label above each field, right on top of it; the labels are text, not elements
+    fields = [(120 + 300 * col, 100 + 60 * row, 220, 26) for row in range(8) for col in range(3)]
+    labels = [(x, y - 16, "Email address") for x, y, _, _ in fields]
+    shot, img, marks = page(fields, labels)
+    drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
+    check_every_badge(drawn, badges, marks)
+    text = ink(img, (0, 0, 1280, 720))
+    assert not any(covers(badge, text) for badge in badges)
+    # and they stay next to their fields, where the eye looks for them
+    assert all(badge.leader is None for badge in badges)
+
+
+def test_a_badge_with_no_room_next_to_its_element_moves_away_with_a_line():
+    # a 3 x 3 block of buttons 2 px apart: the middle one has no free side,
+    # its badge goes to the nearest plain spot
+    block = [(500 + 92 * col, 300 + 32 * row, 90, 30) for row in range(3) for col in range(3)]
+    middle = block.pop(4)
+    shot, img, marks = page([middle] + block)
+    drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
+    check_every_badge(drawn, badges, marks)
+    moved = badges[0]
+    assert moved.leader is not None
+    text = ink(img, (0, 0, 1280, 720))
+    assert not any(covers(badge, text) for badge in badges)
+    for other in marks[1:]:
+        b = other["bounds"]
+        assert not moved.box.overlaps(annotate.Box(b["x"], b["y"], b["width"], b["height"]), margin=0)
+    # within reach of its element
+    assert abs(moved.box.x - middle[0]) < 200 and abs(moved.box.y - middle[1]) < 200
+
+
+def test_badges_prefer_plain_background_to_paragraph_text():
+    # a link inside a paragraph: lines of text above and below it, plain space at the right
+    words = [(200, 300 + 16 * i, "Lorem ipsum dolor sit amet, consectetur") for i in range(-3, 4) if i]
+    link = (200, 300, 150, 15)
+    shot, img, marks = page([link], words)
+    drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
+    check_every_badge(drawn, badges, marks)
+    assert not covers(badges[0], ink(img, (0, 0, 1280, 720)))
+
+
+def test_a_dense_grid_of_100_elements_gets_every_badge_apart():
+    for gap in (25, 4, 0):
+        cells = [(10 + col * (118 + gap), 10 + row * (60 + gap // 2), 118, 60) for row in range(10) for col in range(10)]
+        cells = [(x, y, w, h) for x, y, w, h in cells if x + w <= 1280 and y + h <= 720][:100]
+        shot, img, marks = page(cells)
+        drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
+        check_every_badge(drawn, badges, marks)
+        if gap >= 25:  # room between the elements: no badge on another element's text
+            assert not any(covers(b, ink(img, (x + 1, y + 1, x + w - 1, y + h - 1)))
+                           for b in badges for n, (x, y, w, h) in enumerate(cells) if n + 1 != b.label)
+
+
+def test_rows_of_two_line_labels_still_place_every_badge():
+    fields = [(40 + 250 * col, 60 + 66 * row, 200, 24) for row in range(10) for col in range(5)]
+    labels = [(x, y - 32 + 14 * line, text) for x, y, _, _ in fields
+              for line, text in enumerate(("Billing address", "(as on your card)"))]
+    shot, img, marks = page(fields, labels)
+    drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
+    check_every_badge(drawn, badges, marks)
+    text = ink(img, (0, 0, 1280, 720))
+    assert not any(covers(badge, text) for badge in badges)
+
+
+def test_badges_on_a_dark_page_with_text_stay_legible():
+    shot, img, marks = page([(100 + 140 * i, 200, 120, 26) for i in range(8)], background=(20, 22, 30))
+    drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
+    check_every_badge(drawn, badges, marks)
+    assert all((b.fill, b.digits) == annotate.ON_DARK for b in badges)

@@ -31,6 +31,8 @@ class Annotation:
     document: str
     url: str
     selectors: list[str]
+    #: the page's id of this annotation: with a number, it names the element that number marked
+    id: str
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,10 @@ class Labels:
     def __init__(self) -> None:
         self.annotation: Annotation | None = None
 
-    def remember(self, client: BrowserClient, tab_id: int, page: dict[str, Any], selectors: list[str]) -> None:
-        self.annotation = Annotation(client.id, tab_id, page["document"], page["url"], selectors)
+    def remember(
+        self, client: BrowserClient, tab_id: int, page: dict[str, Any], selectors: list[str], annotation_id: str
+    ) -> None:
+        self.annotation = Annotation(client.id, tab_id, page["document"], page["url"], selectors, annotation_id)
 
     def get(self, number: int) -> Label:
         """Label ``number`` of the latest annotation, or a ToolError saying how to get one."""

@@ -158,13 +158,14 @@ async def interact(session: Session, params: InteractParams, response: Response)
             tab_id, params.action,
             selector=label.selector if label else params.selector,
             document=label.annotation.document if label else None,
+            annotation=(label.annotation.id, label.number) if label else None,
             point=(params.x, params.y) if params.x is not None else None,
             text=params.text, value=params.value, key=params.key, clear=params.clear, submit=params.submit,
             delta_x=params.delta_x, delta_y=params.delta_y,
         )
     except BrowserError as exc:
         if exc.code == Code.STALE_LABEL and label:
-            raise ToolError(_stale(label, "the tab shows a newer page now")) from None
+            raise ToolError(_stale(label, f"the page has changed since: {exc.message}")) from None
         if exc.code in (Code.ELEMENT_NOT_FOUND, Code.AMBIGUOUS_SELECTOR) and label:
             raise ToolError(_stale(label, f"its element is gone ({exc.message})")) from None
         raise

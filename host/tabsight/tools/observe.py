@@ -98,7 +98,7 @@ async def _annotate(session: Session, client: BrowserClient, tab_id: int, params
     out = io.BytesIO()
     # 4:4:4: chroma subsampling would wash the thin coloured boxes out
     picture.save(out, "JPEG", quality=ANNOTATED_QUALITY, subsampling=0)
-    session.labels.remember(client, tab_id, page, [item["selector"] for item in annotations])
+    session.labels.remember(client, tab_id, page, [item["selector"] for item in annotations], found["annotation"])
     response.remember_screenshot(shot.image)
     response.add_image(out.getvalue(), "image/jpeg")
     response.result = {
