@@ -57,8 +57,8 @@ function guarded(handler, { refuse = true } = {}) {
     try {
       const result = await Promise.race([
         handler(params, inner.signal),
-        dialog.opened.then(() => fail(dialogOpenError(tabId, 'opened during this call'))),
-        crash.crashed.then(() => fail(crashedError(tabId))),
+        dialog.happened.then(() => fail(dialogOpenError(tabId, 'opened during this call'))),
+        crash.happened.then(() => fail(crashedError(tabId))),
       ]);
       const dialogs = takeAnswered(tabId);
       return dialogs.length && result && typeof result === 'object' ? { ...result, dialogs } : result;

@@ -7,22 +7,17 @@
 // the crash, which ends a call in flight.
 
 import { Code, TabsightError } from './errors.js';
+import { TabEvent } from './tab-events.js';
 
-// tabId -> callbacks waiting for that tab to crash
-const crashWaiters = new Map();
+const crash = new TabEvent();
 
 chrome.debugger.onEvent.addListener((source, method) => {
-  if (method === 'Inspector.targetCrashed' && source.tabId !== undefined) wake(source.tabId);
+  if (method === 'Inspector.targetCrashed' && source.tabId !== undefined) crash.fire(source.tabId);
 });
 chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
-  if (change.status === 'unloaded' && !tab.discarded) wake(tabId);
+  if (change.status === 'unloaded' && !tab.discarded) crash.fire(tabId);
 });
-chrome.tabs.onRemoved.addListener((tabId) => crashWaiters.delete(tabId));
-
-function wake(tabId) {
-  for (const callback of crashWaiters.get(tabId) ?? []) callback();
-  crashWaiters.delete(tabId);
-}
+chrome.tabs.onRemoved.addListener((tabId) => crash.forget(tabId));
 
 export async function hasCrashed(tabId) {
   try {
@@ -37,18 +32,7 @@ export function crashedError(tabId) {
   return new TabsightError(Code.TAB_CRASHED, `Tab ${tabId} crashed: its page's process ended.`);
 }
 
-// Resolves when the tab crashes; the returned function stops waiting.
+// { happened: resolves when the tab crashes, stop: stops waiting }
 export function whenCrashed(tabId) {
-  let stop;
-  const crashed = new Promise((resolve) => {
-    const waiters = crashWaiters.get(tabId) ?? [];
-    waiters.push(resolve);
-    crashWaiters.set(tabId, waiters);
-    stop = () => {
-      const left = (crashWaiters.get(tabId) ?? []).filter((callback) => callback !== resolve);
-      if (left.length) crashWaiters.set(tabId, left);
-      else crashWaiters.delete(tabId);
-    };
-  });
-  return { crashed, stop };
+  return crash.wait(tabId);
 }

@@ -16,6 +16,7 @@
 import { Code, TabsightError } from './errors.js';
 import { hold, isAttached } from './cdp.js';
 import { boolParam, enumParam, tabIdParam } from './params.js';
+import { TabEvent } from './tab-events.js';
 
 export const POLICIES = ['accept', 'dismiss', 'report'];
 // answers kept per tab for the requests that caused them
@@ -30,8 +31,7 @@ const policies = new Map();
 const openDialogs = new Map();
 // tabId -> [{ type, message, answer, prompt_text?, by, at }], until a call on the tab takes them
 const answered = new Map();
-// tabId -> callbacks waiting for a dialog to open on that tab
-const openWaiters = new Map();
+const opening = new TabEvent();
 // tabs tabsight is navigating: a beforeunload there is left, whatever the policy
 const leaving = new Set();
 // tabId -> releases the attachment a `report` policy keeps (so its dialogs stay answerable)
@@ -47,7 +47,8 @@ chrome.debugger.onDetach.addListener(({ tabId }) => {
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   reportHolds.get(tabId)?.();
-  for (const map of [policies, openDialogs, answered, openWaiters, reportHolds]) map.delete(tabId);
+  for (const map of [policies, openDialogs, answered, reportHolds]) map.delete(tabId);
+  opening.forget(tabId);
   leaving.delete(tabId);
 });
 
@@ -82,7 +83,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   } else if (!openDialogs.has(tabId) && !isAttached(tabId)) {
     // attached, the debugger sees the dialog too, answers it by the policy or keeps it answerable
     openDialogs.set(tabId, { ...dialog, opened_at: Date.now(), release: null, source: 'page' });
-    wakeWaiters(tabId);
+    opening.fire(tabId);
   }
   return undefined;
 });
@@ -112,12 +113,7 @@ async function onOpening(tabId, { type, message = '', defaultPrompt = '', url = 
   }
   openDialogs.get(tabId)?.release?.();
   openDialogs.set(tabId, { ...dialog, opened_at: Date.now(), release, source: 'cdp' });
-  wakeWaiters(tabId);
-}
-
-function wakeWaiters(tabId) {
-  for (const wake of openWaiters.get(tabId) ?? []) wake();
-  openWaiters.delete(tabId);
+  opening.fire(tabId);
 }
 
 function onClosed(tabId) {
@@ -183,21 +179,9 @@ export function takeAnswered(tabId) {
   return list.map(({ at, ...entry }) => entry);
 }
 
-// Resolves when a dialog opens on the tab; the returned function stops waiting.
+// { happened: resolves when a dialog opens on the tab, stop: stops waiting }
 export function whenDialogOpens(tabId) {
-  let stop;
-  const opened = new Promise((resolve) => {
-    const wake = () => resolve();
-    const waiters = openWaiters.get(tabId) ?? [];
-    waiters.push(wake);
-    openWaiters.set(tabId, waiters);
-    stop = () => {
-      const left = (openWaiters.get(tabId) ?? []).filter((w) => w !== wake);
-      if (left.length) openWaiters.set(tabId, left);
-      else openWaiters.delete(tabId);
-    };
-  });
-  return { opened, stop };
+  return opening.wait(tabId);
 }
 
 // While `fn` runs, a beforeunload on the tab is accepted: tabsight asked to leave.
