@@ -1,10 +1,12 @@
-// Calls into the page-side library (inpage.js), injecting it first into a
-// document that does not have it yet.
+// Calls into the page-side library (inpage.js and its parts), injecting it
+// first into a document that does not have it yet.
 
 import { Code, TabsightError } from './errors.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 
-const LIBRARY = 'inpage.js';
+// In order: each part uses the ones before it; inpage.js makes the calls.
+const LIBRARY = ['inpage-dom.js', 'inpage-names.js', 'inpage-selectors.js', 'inpage-labels.js',
+  'inpage-discovery.js', 'inpage-act.js', 'inpage.js'];
 
 // Runs globalThis.__tabsight[method](...args) in the tab's top frame, in the
 // extension's isolated world, and resolves to what it returned.
@@ -15,7 +17,7 @@ export async function inPage(tabId, method, ...args) {
   });
   let result = await call();
   if (result === null) {
-    await runInPage(tabId, { files: [LIBRARY] });
+    await runInPage(tabId, { files: LIBRARY });
     result = await call();
   }
   return result.value;

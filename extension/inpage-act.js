@@ -1,0 +1,246 @@
+// Page-side library, acting: where to point, the hit-target guard, what an
+// action changed, focus, select and wait_for.
+
+(() => {
+  if (globalThis.__tabsight) return;
+  const { MAX_TITLE, MAX_URL, documentId, collapse, clip, frameDocument, deepElementFromPoint, composedContains, hits, framesAround, shortName, hitName, interactiveAround, describe, resolve, resolveTarget, targetName } = globalThis.__tabsightParts;
+
+  // ---- acting: where to point, and what changed ----
+
+  // Scrolls the element into view if needed and returns a top-viewport point
+  // on it that is not covered, or { error }.
+  function locate(target) {
+    const found = locateElement(target);
+    delete found.element; // the element itself cannot leave the page
+    return found;
+  }
+
+  // locate, with the element found (or none with the error).
+  function locateElement(target) {
+    const selectorPath = targetName(target);
+    let found = resolveTarget(target);
+    if (found.error) return found;
+    const { element } = found;
+    if (element.matches(':disabled')) return { error: 'element_disabled', message: `${selectorPath} is disabled` };
+    const view = element.ownerDocument.defaultView;
+    let rect = element.getBoundingClientRect();
+    if (rect.top < 0 || rect.left < 0 || rect.bottom > view.innerHeight || rect.right > view.innerWidth) {
+      element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      found = resolveTarget(target); // its frame may have scrolled too
+      if (found.error) return found;
+      rect = element.getBoundingClientRect();
+    }
+    if (rect.width < 1 || rect.height < 1 || !element.checkVisibility({ checkVisibilityCSS: true })) {
+      return { error: 'element_not_visible', message: `${selectorPath} is not visible` };
+    }
+    const frame = found.offset;
+    const points = [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]];
+    let blocker = null;
+    for (const [fx, fy] of points) {
+      const x = frame.x + rect.left + rect.width * fx;
+      const y = frame.y + rect.top + rect.height * fy;
+      const hit = deepElementFromPoint(x, y);
+      if (hits(element, hit)) return { element, x, y, target: describe(element) };
+      blocker ??= hit;
+    }
+    return { error: 'element_covered', message:
+      `${selectorPath} is covered by ${blocker ? hitName(blocker) : 'something'}; close it or scroll first` };
+  }
+
+  // ---- the hit-target guard ----
+  //
+  // Between aiming and the end of a pointer action, capture listeners on the
+  // window (and every same-origin frame's) see each trusted pointer and mouse
+  // event of the action first. One whose composed path does not reach the
+  // target (the page moved it, or put something over it, after the last
+  // check) is stopped before the page sees it, with preventDefault and
+  // stopImmediatePropagation, and so is every later one of that action: the
+  // wrong element never gets a press, a release or a click. The act side
+  // checks the point again between moving and pressing (checkHit), and reads
+  // what happened at the end (disarm); a guard left armed (its call was
+  // interrupted) ends by itself after GUARD_MAX_MS.
+  const MOVE_EVENTS = ['pointermove', 'mousemove', 'pointerover', 'mouseover', 'pointerenter', 'mouseenter'];
+  const PRESS_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'];
+  const GUARDED = { hover: new Set(MOVE_EVENTS), click: new Set([...MOVE_EVENTS, ...PRESS_EVENTS]) };
+  const GUARD_MAX_MS = 5000;
+  let guard = null;
+
+  // click/hover: locate the target (or take the point) and guard it from now on.
+  function aim(target, point, action) {
+    let found = { element: null, x: point?.x, y: point?.y, target: null };
+    if (target) {
+      found = locateElement(target);
+      if (found.error) return found;
+    }
+    disarm();
+    const windows = guardWindows(found.element);
+    const id = crypto.randomUUID();
+    const current = {
+      id, element: found.element, x: found.x, y: found.y, types: GUARDED[action], windows,
+      frames: framesAround(found.element),
+      passed: [], blocked: null, received: null,
+      expiry: setTimeout(() => disarm(id), GUARD_MAX_MS),
+    };
+    current.listener = (event) => intercept(current, event);
+    for (const win of windows) {
+      for (const type of GUARDED.click) win.addEventListener(type, current.listener, { capture: true, passive: false });
+    }
+    guard = current;
+    delete found.element; // the element itself cannot leave the page
+    return { ...found, guard: id };
+  }
+
+  // The top window and every same-origin frame's, and the target's own.
+  function guardWindows(element) {
+    const windows = new Set([window]);
+    const visit = (doc) => {
+      for (const frame of doc.querySelectorAll('iframe, frame')) {
+        const inner = frameDocument(frame);
+        if (inner?.defaultView && !windows.has(inner.defaultView)) {
+          windows.add(inner.defaultView);
+          visit(inner);
+        }
+      }
+    };
+    visit(document);
+    const own = element?.ownerDocument.defaultView;
+    if (own) windows.add(own);
+    return windows;
+  }
+
+  function intercept(current, event) {
+    if (!event.isTrusted || !current.types.has(event.type)) return;
+    const path = event.composedPath();
+    const hit = path.find((node) => node.nodeType === Node.ELEMENT_NODE) ?? null;
+    if (!current.element) {
+      // a point: nothing to hold to, only what received the action
+      if (hit && (event.type === 'click' || (current.types === GUARDED.hover && event.type === 'mousemove'))) {
+        current.received = interactiveAround(hit);
+      }
+      return;
+    }
+    // the pointer entering the target's ancestors (a mouseenter on its bar, on its frame) is on its way to it
+    const onTheWay = MOVE_EVENTS.includes(event.type) && !!hit &&
+      [current.element, ...current.frames].some((inside) => composedContains(hit, inside));
+    const onTarget = onTheWay || path.includes(current.element) ||
+      path.some((node) => node.localName === 'label' && node.control === current.element);
+    if (onTarget && !current.blocked) {
+      current.passed.push(event.type);
+      return;
+    }
+    current.blocked ??= { hit: hit ? hitName(hit) : 'nothing', types: [] };
+    if (!current.blocked.types.includes(event.type)) current.blocked.types.push(event.type);
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+
+  // Between the move and the press: is the target still what the point hits?
+  function checkHit(id) {
+    if (!guard || guard.id !== id || !guard.element) return { ok: true };
+    const { element, x, y } = guard;
+    if (guard.blocked) return { ok: false, ...guard.blocked };
+    const hit = deepElementFromPoint(x, y);
+    if (hits(element, hit)) return { ok: true };
+    return { ok: false, hit: hit ? hitName(hit) : 'nothing', gone: !element.isConnected };
+  }
+
+  // The end of the action: the listeners go, and what happened comes back.
+  function disarm(id = undefined) {
+    const current = guard;
+    if (!current || (id !== undefined && current.id !== id)) return null;
+    guard = null;
+    clearTimeout(current.expiry);
+    for (const win of current.windows) {
+      for (const type of GUARDED.click) win.removeEventListener(type, current.listener, { capture: true });
+    }
+    const { element, x, y, blocked } = current;
+    return {
+      passed: current.passed,
+      // what was held back, and what is at the point now
+      blocked: blocked && {
+        ...blocked, now: hitName(deepElementFromPoint(x, y) ?? document.documentElement), gone: !element.isConnected,
+      },
+      received: current.received ? describe(current.received) : null,
+    };
+  }
+
+  // Mutation counts since watch() and a few of the elements added, to tell
+  // the agent what its action changed.
+  const changes = { added: 0, removed: 0, attributes: 0, text: 0, samples: [], last: 0 };
+  let observer = null;
+
+  function watch() {
+    Object.assign(changes, { added: 0, removed: 0, attributes: 0, text: 0, samples: [], last: performance.now() });
+    observer?.disconnect();
+    observer = new MutationObserver((records) => {
+      changes.last = performance.now();
+      for (const record of records) {
+        if (record.type === 'attributes') changes.attributes++;
+        else if (record.type === 'characterData') changes.text++;
+        changes.removed += record.removedNodes.length;
+        for (const node of record.addedNodes) {
+          changes.added++;
+          if (node.nodeType === Node.ELEMENT_NODE && changes.samples.length < 3) {
+            const text = collapse(node.innerText ?? node.textContent).slice(0, 80);
+            changes.samples.push(text ? `${shortName(node)} "${text}"` : shortName(node));
+          } else if (node.nodeType === Node.TEXT_NODE && node.data.trim()) {
+            changes.text++;
+          }
+        }
+      }
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    return documentId;
+  }
+
+  function changed() {
+    const { added, removed, attributes, text, samples, last } = changes;
+    return {
+      document: documentId,
+      url: clip(location.href, MAX_URL),
+      title: clip(document.title, MAX_TITLE),
+      quiet_ms: Math.round(performance.now() - last),
+      dom: { added, removed, attributes, text, samples },
+    };
+  }
+
+  // type/press into an element: give it the keyboard focus (no click, so
+  // nothing else happens first).
+  function focus(target) {
+    const found = locateElement(target);
+    found.element?.focus();
+    delete found.element;
+    return found;
+  }
+
+  // select: by value, else by visible text.
+  function selectOption(target, wanted) {
+    const selectorPath = targetName(target);
+    const found = resolveTarget(target);
+    if (found.error) return found;
+    const select = found.element;
+    if (select.localName !== 'select') return { error: 'bad_request', message: `${selectorPath} is a <${select.localName}>, not a <select>` };
+    const option = [...select.options].find((o) => o.value === wanted) ??
+      [...select.options].find((o) => collapse(o.text) === collapse(wanted));
+    if (!option) {
+      const choices = [...select.options].slice(0, 20).map((o) => JSON.stringify(o.value)).join(', ');
+      return { error: 'bad_request', message: `No option ${JSON.stringify(wanted)} in ${selectorPath}; options: ${choices}` };
+    }
+    select.value = option.value;
+    select.dispatchEvent(new Event('input', { bubbles: true }));
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    return { value: option.value, text: collapse(option.text), target: describe(select) };
+  }
+
+  // wait_for: is the selector's element there and visible, or the text on the page?
+  function present({ selector, text }) {
+    if (selector) {
+      const found = resolve(selector);
+      if (found.error === 'invalid_selector') return found;
+      return { present: !found.error && found.element.checkVisibility({ checkVisibilityCSS: true }) };
+    }
+    return { present: collapse(document.body?.innerText).includes(collapse(text)) };
+  }
+
+  Object.assign(globalThis.__tabsightParts ??= {}, { locate, aim, checkHit, disarm, watch, changed, focus, selectOption, present });
+})();
