@@ -16,6 +16,10 @@
 // A label (annotation id and number) names the element the annotation
 // marked, kept in the page (inpage.js `resolveLabel`), never a selector
 // match: if that element is gone, replaced or changed, stale_label.
+//
+// type and select take effect or fail: each control is edited by a means
+// that works for it (inpage-input.js) and read back afterwards; the answer
+// carries the value it holds now, or the call fails saying it did not change.
 
 import { send, withDebugger } from './cdp.js';
 import { Code, TabsightError, badRequest } from './errors.js';
@@ -30,6 +34,14 @@ const QUIET_MS = 150;
 const SETTLE_MAX_MS = 1500;
 const POLL_MS = 50;
 const NAVIGATION_WAIT_MS = 10_000;
+// How long typing or selecting may take to show in the page (an editor
+// renders a frame later), and a combobox's list to open.
+const RESULT_WAIT_MS = 1000;
+const OPEN_WAIT_MS = 1500;
+// A typed control that changed, but not into the text, and stayed so this long: the page reformatted it.
+const STEADY_MS = 300;
+// Select-all and the end of a document are Meta+ on macOS, Control+ elsewhere.
+const IS_MAC = /Mac/i.test(navigator.userAgentData?.platform ?? navigator.platform ?? '');
 
 // Modifier bits of Input.dispatchKeyEvent.
 const MODIFIERS = { Alt: 1, Control: 2, Ctrl: 2, Meta: 4, Command: 4, Shift: 8 };
@@ -106,25 +118,13 @@ async function perform(tabId, action, selector, point, params, signal) {
     case 'type': {
       const text = typeof params.text === 'string' ? params.text : null;
       if (text === null) throw badRequest('type needs text, a string');
-      const { target } = selector ? await locateTarget(tabId, selector, null, { focusOnly: true }) : { target: null };
-      await withDebugger(tabId, async () => {
-        if (params.clear) {
-          await key(tabId, 'a', { commands: ['selectAll'] }, signal);
-          await key(tabId, 'Backspace', {}, signal);
-        }
-        if (text) await send(tabId, 'Input.insertText', { text }, signal);
-        if (params.submit) await key(tabId, 'Enter', {}, signal);
-      });
-      const what = `typed ${text.length} characters${params.clear ? ' after clearing' : ''}`;
-      return { did: params.submit ? `${what}, then Enter` : what, target };
+      return exclusive(tabId, () => typeText(tabId, selector, text, params, signal));
     }
     case 'select': {
-      if (!selector) throw badRequest('select needs a target: label or selector of a <select>');
+      if (!selector) throw badRequest('select needs a target: label or selector of a <select>, a listbox or a combobox');
       const value = optionalStringParam(params, 'value');
       if (value === null) throw badRequest('select needs value: an option\'s value or its visible text');
-      const chosen = await inPage(tabId, 'selectOption', selector, value);
-      if (chosen.error) throw new TabsightError(chosen.error, chosen.message);
-      return { did: `selected ${JSON.stringify(chosen.text)} (value ${JSON.stringify(chosen.value)})`, target: chosen.target };
+      return exclusive(tabId, () => selectOption(tabId, selector, value, signal));
     }
     case 'press': {
       const combo = optionalStringParam(params, 'key');
@@ -214,16 +214,127 @@ function missedMessage(action, selector, target, missed, where) {
     'the page moved or covered it as the pointer came, also after it was located a second time.';
 }
 
-// Pointer actions on one tab take turns: the page keeps one guard at a time.
-const pointerTurns = new Map();
+// type: into what the target edits (or the focused element), by the means
+// that works for it (inpage-input.js): a value-taking input (date, color,
+// range, number...) is set in the page; text fields, contenteditable and
+// code editors get trusted keyboard input here. Then it is read back: the
+// answer carries what the control holds now, or the call fails saying the
+// control did not change. Enter (submit) comes after the check.
+async function typeText(tabId, selector, text, params, signal) {
+  const clear = params.clear === true;
+  const plan = await abortable(inPage(tabId, 'beginTyping', selector ?? null, text, clear), signal);
+  if (plan.error) throw new TabsightError(plan.error, plan.message);
+  let outcome = plan; // 'set': done in the page
+  if (plan.via !== 'set' || params.submit) {
+    await withDebugger(tabId, async () => {
+      if (plan.via !== 'set') {
+        // an editor's caret stays where it was: to its end, to append as after a click past the text
+        if (plan.toEnd) await pressCombo(tabId, IS_MAC ? 'Meta+ArrowDown' : 'Control+End', signal);
+        if (clear) {
+          await key(tabId, 'a', { modifiers: MODIFIERS[IS_MAC ? 'Meta' : 'Control'], commands: ['selectAll'] }, signal);
+          await key(tabId, 'Backspace', {}, signal);
+        }
+        if (text) await send(tabId, 'Input.insertText', { text }, signal);
+        if (plan.via === 'keys' && (text || clear)) outcome = await typingOutcome(tabId, selector, plan, signal);
+      }
+      if (params.submit) await key(tabId, 'Enter', {}, signal);
+    });
+  }
+  const what = typedWhat(plan, text, clear);
+  return {
+    did: params.submit ? `${what}, then Enter` : what,
+    target: plan.target,
+    ...(outcome.value !== undefined ? { value: outcome.value } : {}),
+  };
+}
+
+function typedWhat(plan, text, clear) {
+  const count = `${[...text].length} characters`;
+  if (plan.via === 'set') return 'set its value (input and change events)';
+  if (plan.via === 'blind') return `sent ${count} into a cross-origin frame (what it holds cannot be read from this page)`;
+  if (!text) return clear ? 'cleared it' : 'nothing to type (text is empty)';
+  return `typed ${count}${plan.editor ? ` into the ${plan.editor} editor` : ''}${clear ? ' after clearing' : ''}`;
+}
+
+// What the control holds after typing: read until it shows the text (an
+// editor draws it a frame or two later); a control that changed otherwise
+// and keeps that (a page that reformats what is typed) is reported as it
+// is; one that did not change fails.
+async function typingOutcome(tabId, selector, plan, signal) {
+  const deadline = performance.now() + RESULT_WAIT_MS;
+  for (;;) {
+    const result = await abortable(inPage(tabId, 'typingResult'), signal);
+    if (result.error) throw new TabsightError(result.error, result.message);
+    if (result.reached || (result.changed && result.steady_ms >= STEADY_MS)) return result;
+    if (performance.now() > deadline) {
+      if (result.changed) return result;
+      const named = `${selector ? targetName(selector) : 'The focused element'} (<${plan.target.tag}>` +
+        `${plan.target.name ? ` ${JSON.stringify(plan.target.name)}` : ''})`;
+      const still = result.value !== undefined ? `: it still holds ${JSON.stringify(result.value)}` : '';
+      throw badRequest(`${named} did not take the text${still}; the page refused or undid it`);
+    }
+    await sleep(POLL_MS, signal);
+  }
+}
+
+// select: a native <select> is set in the page; an ARIA combobox or listbox
+// is operated as a user does, with trusted clicks: the combobox opened (and
+// ArrowDown pressed if a click does not open it), the option clicked, and
+// then checked: the page must show it selected.
+async function selectOption(tabId, selector, value, signal) {
+  const plan = await abortable(inPage(tabId, 'beginSelect', selector, value), signal);
+  if (plan.error) throw new TabsightError(plan.error, plan.message);
+  if (plan.done) return plan.done;
+  if (plan.open) await pointerAction(tabId, 'click', plan.open, null, signal);
+  const found = await optionShown(tabId, selector, signal);
+  if (found.done) return found.done;
+  await pointerAction(tabId, 'click', found.option, null, signal);
+  const deadline = performance.now() + RESULT_WAIT_MS;
+  for (;;) {
+    const result = await abortable(inPage(tabId, 'selectResult'), signal);
+    if (result.error) throw new TabsightError(result.error, result.message);
+    if (result.done) return { did: result.did, target: result.target, ...(result.value !== undefined ? { value: result.value } : {}) };
+    if (performance.now() > deadline) {
+      throw badRequest(`Clicked option ${JSON.stringify(found.name)} of ${targetName(selector)}, ` +
+        `but the page does not show it selected (${result.shows})`);
+    }
+    await sleep(POLL_MS, signal);
+  }
+}
+
+// The option to click, once the listbox is shown: a combobox whose list a
+// click did not open gets ArrowDown (what opens it by keyboard) halfway.
+async function optionShown(tabId, selector, signal) {
+  const started = performance.now();
+  let pressed = false;
+  for (;;) {
+    const found = await abortable(inPage(tabId, 'findOption'), signal);
+    if (found.error) throw new TabsightError(found.error, found.message);
+    if (!found.waiting) return found;
+    const waited = performance.now() - started;
+    if (!pressed && found.focused && waited > OPEN_WAIT_MS / 2) {
+      await withDebugger(tabId, () => key(tabId, 'ArrowDown', {}, signal));
+      pressed = true;
+    }
+    if (waited > OPEN_WAIT_MS) {
+      throw new TabsightError(Code.ELEMENT_NOT_VISIBLE, `The list of ${targetName(selector)} did not open ` +
+        `(clicked it${pressed ? ', then pressed ArrowDown' : ''}); open it yourself, then select again`);
+    }
+    await sleep(POLL_MS, signal);
+  }
+}
+
+// Pointer actions on one tab take turns (the page keeps one guard at a
+// time), and so do typing and selecting (each keeps its control between calls).
+const actionTurns = new Map();
 
 function exclusive(tabId, fn) {
-  const previous = pointerTurns.get(tabId) ?? Promise.resolve();
+  const previous = actionTurns.get(tabId) ?? Promise.resolve();
   const run = previous.then(fn);
   const done = run.catch(() => {});
-  pointerTurns.set(tabId, done);
+  actionTurns.set(tabId, done);
   done.then(() => {
-    if (pointerTurns.get(tabId) === done) pointerTurns.delete(tabId);
+    if (actionTurns.get(tabId) === done) actionTurns.delete(tabId);
   });
   return run;
 }

@@ -9,7 +9,7 @@ import {
 import { findElements } from './discovery.js';
 import { execute } from './execute.js';
 import { ensureConnected, sendEvent, serve } from './native.js';
-import { pageInfo } from './page.js';
+import { pageInfo, pageOutline } from './page.js';
 import { captureUrl } from './owned.js';
 import { listTabs, navigateTab } from './tabs.js';
 import { startTelemetry } from './telemetry.js';
@@ -23,6 +23,7 @@ const methods = {
   'tabs.list': listTabs,
   'tab.navigate': guarded(navigateTab, { refuse: false }),
   'page.info': guarded(pageInfo, { refuse: 'crashed' }),
+  'page.outline': guarded(pageOutline),
   capture: guarded(captureTab),
   'capture.url': captureUrl,
   'window.set_viewport': setViewport,

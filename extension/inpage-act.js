@@ -1,5 +1,5 @@
 // Page-side library, acting: where to point, the hit-target guard, what an
-// action changed, focus, select and wait_for.
+// action changed, focus and wait_for.
 
 (() => {
   if (globalThis.__tabsight) return;
@@ -119,11 +119,18 @@
       }
       return;
     }
+    // Once the target has had the event that completes the action (a click's click, a hover's move),
+    // what the page does next is its answer, not a miss: a Delete button that removes its own row
+    // slides the next row under the pointer, and that row's mouseover must neither be held back
+    // nor make the action count as missed (and tried again, on the next row).
+    if (current.passed.includes(current.types === GUARDED.click ? 'click' : 'mousemove')) return;
     // the pointer entering the target's ancestors (a mouseenter on its bar, on its frame) is on its way to it
     const onTheWay = MOVE_EVENTS.includes(event.type) && !!hit &&
       [current.element, ...current.frames].some((inside) => composedContains(hit, inside));
+    // a click on a label of the target is a click on the target; a click on a target label goes on to its control
     const onTarget = onTheWay || path.includes(current.element) ||
-      path.some((node) => node.localName === 'label' && node.control === current.element);
+      path.some((node) => node.localName === 'label' && node.control === current.element) ||
+      (current.element.localName === 'label' && !!current.element.control && path.includes(current.element.control));
     if (onTarget && !current.blocked) {
       current.passed.push(event.type);
       return;
@@ -213,25 +220,6 @@
     return found;
   }
 
-  // select: by value, else by visible text.
-  function selectOption(target, wanted) {
-    const selectorPath = targetName(target);
-    const found = resolveTarget(target);
-    if (found.error) return found;
-    const select = found.element;
-    if (select.localName !== 'select') return { error: 'bad_request', message: `${selectorPath} is a <${select.localName}>, not a <select>` };
-    const option = [...select.options].find((o) => o.value === wanted) ??
-      [...select.options].find((o) => collapse(o.text) === collapse(wanted));
-    if (!option) {
-      const choices = [...select.options].slice(0, 20).map((o) => JSON.stringify(o.value)).join(', ');
-      return { error: 'bad_request', message: `No option ${JSON.stringify(wanted)} in ${selectorPath}; options: ${choices}` };
-    }
-    select.value = option.value;
-    select.dispatchEvent(new Event('input', { bubbles: true }));
-    select.dispatchEvent(new Event('change', { bubbles: true }));
-    return { value: option.value, text: collapse(option.text), target: describe(select) };
-  }
-
   // wait_for: is the selector's element there and visible, or the text on the page?
   function present({ selector, text }) {
     if (selector) {
@@ -242,5 +230,5 @@
     return { present: collapse(document.body?.innerText).includes(collapse(text)) };
   }
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { locate, aim, checkHit, disarm, watch, changed, focus, selectOption, present });
+  Object.assign(globalThis.__tabsightParts ??= {}, { locate, locateElement, aim, checkHit, disarm, watch, changed, focus, present });
 })();

@@ -6,7 +6,7 @@ import { isRestrictedUrl, tabUrl } from './restricted.js';
 
 // In order: each part uses the ones before it; inpage.js makes the calls.
 const LIBRARY = ['inpage-dom.js', 'inpage-names.js', 'inpage-selectors.js', 'inpage-labels.js',
-  'inpage-discovery.js', 'inpage-act.js', 'inpage.js'];
+  'inpage-discovery.js', 'inpage-act.js', 'inpage-input.js', 'inpage-outline.js', 'inpage.js'];
 
 // Runs globalThis.__tabsight[method](...args) in the tab's top frame, in the
 // extension's isolated world, and resolves to what it returned.

@@ -3,38 +3,208 @@
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { MAX_TITLE, MAX_URL, INTERACTIVE, documentId, collapse, clip, scopes, deepElementFromPoint, hits, inert, roundBox, describe, scopedSelector, selectorFor, keepAnnotation } = globalThis.__tabsightParts;
+  const {
+    MAX_TITLE, MAX_URL, INTERACTIVE, EDITORS, documentId, collapse, clip, scopes, deepElementFromPoint, hits, inert, roundBox,
+    HIDEABLE, roleOf, idRefs, standInOf, identify, describe, scopedSelector, selectorFor, keepAnnotation,
+  } = globalThis.__tabsightParts;
 
-  // ---- discovery ----
+  // How many of the interactive elements above, and below, the viewport are listed (the nearest).
+  const OUTSIDE_LISTED = 5;
+  // What may be an open overlay (menu, listbox, dialog, popover), or the control that opened one.
+  const OVERLAYS = '[role=menu], [role=listbox], [role=dialog], [role=alertdialog], dialog[open], :popover-open, ' +
+    '[aria-expanded=true]';
+  // A nested element covering this much of its marked ancestor is the same target (a button in a link).
+  const SAME_TARGET_AREA = 0.8;
+  // Elements INTERACTIVE takes for what they are (a link, a button, a field), whatever their attributes.
+  const NATIVE_CONTROLS = new Set(['a', 'area', 'button', 'input', 'select', 'textarea', 'summary', 'option', 'video', 'audio']);
 
-  function candidates(root, target, custom) {
-    if (target === 'custom') return root.querySelectorAll(custom);
-    if (target === 'interactive') return root.querySelectorAll(INTERACTIVE);
-    // all_visible: elements with text of their own, a role, or interactivity
-    return [...root.querySelectorAll('*')].filter((element) =>
-      element.matches(INTERACTIVE) || element.hasAttribute('role') ||
-      (element.localName === 'img' && element.alt) ||
-      [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.data.trim()));
+  // ---- the flat tree, across shadow roots (slotted nodes in their slots) ----
+
+  function flatParent(node) {
+    if (node.assignedSlot) return node.assignedSlot;
+    const parent = node.parentNode;
+    return parent?.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? parent.host ?? null : parent;
   }
 
-  // The element's box in top-viewport pixels if it is visible, enabled,
-  // in the viewport and not fully covered; else null.
-  function visibleBox(element, offset) {
+  function flatContains(ancestor, node) {
+    for (let n = node; n; n = flatParent(n)) if (n === ancestor) return true;
+    return false;
+  }
+
+  // The closest ancestor (or the element) matching `selector`, across shadow roots.
+  function closestAcross(element, selector) {
+    for (let n = element; n;) {
+      const found = n.closest(selector);
+      if (found) return found;
+      n = n.getRootNode().host;
+    }
+    return null;
+  }
+
+  const shown = (element) => {
+    const rect = element.getBoundingClientRect();
+    return rect.width >= 1 && rect.height >= 1 && element.checkVisibility({ checkVisibilityCSS: true });
+  };
+
+  // ---- discovery: what gets a mark ----
+
+  // The elements to mark, each {element, scope, standIn?, transparentOk?}: for
+  // `interactive`, the controls, a visually hidden input at its stand-in,
+  // each code editor once, without wrappers.
+  function candidates(scopeList, target, custom) {
+    if (target === 'custom') {
+      return scopeList.flatMap((scope) => [...scope.root.querySelectorAll(custom)].map((element) => ({ element, scope })));
+    }
+    if (target === 'all_visible') {
+      // elements with text of their own, a role, or interactivity
+      return scopeList.flatMap((scope) => [...scope.root.querySelectorAll('*')].filter((element) =>
+        element.matches(INTERACTIVE) || element.hasAttribute('role') ||
+        (element.localName === 'img' && element.alt) ||
+        [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.data.trim()))
+        .map((element) => ({ element, scope })));
+    }
+    const byRoot = new Map(scopeList.map((scope) => [scope.root, scope]));
+    const marks = new Map(); // marked element -> {element, scope, standIn, transparentOk}
+    for (const scope of scopeList) {
+      // (the checks a page without editors or editable regions does not need cost a big page much)
+      const editors = !!scope.root.querySelector(EDITORS);
+      const editable = !!scope.root.querySelector('[contenteditable]');
+      for (const element of scope.root.querySelectorAll(`${INTERACTIVE}, ${EDITORS}`)) {
+        if (editors && element.parentElement?.closest(EDITORS)) continue; // an editor's textarea, gutter, fold arrows
+        if (editable && element.parentElement?.isContentEditable) continue; // inside an editable region
+        const hideable = element.matches(HIDEABLE);
+        const standIn = hideable ? standInOf(element) : null;
+        const mark = standIn ?? element;
+        if (!marks.has(mark)) {
+          marks.set(mark, {
+            element: mark,
+            scope: standIn ? byRoot.get(standIn.getRootNode()) ?? scope : scope,
+            standIn: !!standIn,
+            // an input made transparent over its own styled look is still what a click reaches
+            transparentOk: hideable && !standIn,
+          });
+        }
+      }
+    }
+    return withoutWrappers(marks);
+  }
+
+  // Interactive without a role of its own: only by [onclick] or [tabindex] (or a label's click).
+  const roleless = (element) => !element.hasAttribute('role') && !NATIVE_CONTROLS.has(element.localName) &&
+    !element.isContentEditable && !element.matches(EDITORS);
+
+  // An element with no role that is interactive only by [onclick] or
+  // [tabindex] is a wrapper when a control is inside it (the control gets
+  // the mark); a <label> is not marked when its control is.
+  function withoutWrappers(marks) {
+    const holders = new Set();
+    for (const element of marks.keys()) {
+      for (let n = flatParent(element); n && !holders.has(n); n = flatParent(n)) holders.add(n);
+    }
+    return [...marks.values()].filter(({ element, standIn }) => {
+      if (standIn || !roleless(element)) return true;
+      if (element.localName === 'label' && marks.has(element.control)) return false;
+      return !holders.has(element);
+    });
+  }
+
+  // Where an element is, in top-viewport pixels: {box, where: in|above|below}
+  // if it is rendered, visible by CSS and level with the viewport; else null.
+  function placeOf(element, offset, transparentOk = false) {
     const rect = element.getBoundingClientRect();
     if (rect.width < 1 || rect.height < 1) return null;
-    if (!element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return null;
-    if (element.matches(':disabled') || inert(element)) return null;
     const box = { x: rect.left + offset.x, y: rect.top + offset.y, width: rect.width, height: rect.height };
+    if (box.x + box.width <= 0 || box.x >= innerWidth) return null; // off to a side, where no scroll of the page leads
+    const where = box.y + box.height <= 0 ? 'above' : box.y >= innerHeight ? 'below' : 'in';
+    if (!element.checkVisibility({ checkOpacity: !transparentOk, checkVisibilityCSS: true })) return null;
+    return { box, where };
+  }
+
+  // Is the element in the viewport seen: not fully covered? The centre and
+  // four inner points of its visible part are hit-tested: covered only if
+  // something else is on top at all five. A control whose own box a pointer
+  // does not reach (pointer-events: none) counts as seen when one of its
+  // labels is: a click there operates it.
+  function uncovered(element, box, offset) {
+    if (reached(element, box)) return true;
+    return [...element.labels ?? []].some((label) => {
+      const rect = label.getBoundingClientRect();
+      return reached(element, { x: rect.left + offset.x, y: rect.top + offset.y, width: rect.width, height: rect.height });
+    });
+  }
+
+  // Does a pointer at one of five points of the box's visible part reach the element?
+  function reached(element, box) {
     const left = Math.max(box.x, 0);
     const top = Math.max(box.y, 0);
     const right = Math.min(box.x + box.width, innerWidth);
     const bottom = Math.min(box.y + box.height, innerHeight);
-    if (right - left < 1 || bottom - top < 1) return null; // outside the viewport
-    // Hit-test the centre and four inner points of the visible part: the
-    // element counts as covered only if something else is on top at all five.
+    if (right - left < 1 || bottom - top < 1) return false;
     const points = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.2], [0.2, 0.8], [0.8, 0.8]];
-    const seen = points.some(([fx, fy]) => hits(element, deepElementFromPoint(left + (right - left) * fx, top + (bottom - top) * fy)));
-    return seen ? box : null;
+    return points.some(([fx, fy]) => hits(element, deepElementFromPoint(left + (right - left) * fx, top + (bottom - top) * fy)));
+  }
+
+  // ---- overlays and modals ----
+
+  // The open modal the page is shown under: a <dialog> shown with
+  // showModal() (the rest is inert), else the last shown [aria-modal=true].
+  function topModal(scopeList) {
+    let modal = null;
+    let ariaModal = null;
+    for (const { root } of scopeList) {
+      for (const element of root.querySelectorAll('dialog, [aria-modal="true"]')) {
+        if (!shown(element)) continue;
+        if (element.matches(':modal')) modal = element;
+        else if (element.getAttribute('aria-modal') === 'true') ariaModal = element;
+      }
+    }
+    return modal ?? ariaModal;
+  }
+
+  // The open overlays: dialogs, open popovers, menus and listboxes that
+  // float over the page, and what a control with aria-expanded=true opened
+  // (its aria-controls/aria-owns target, else the floating element next to it).
+  function openOverlays(scopeList) {
+    const overlays = new Set();
+    for (const { root } of scopeList) {
+      for (const element of root.querySelectorAll(OVERLAYS)) {
+        if (isOverlay(element)) overlays.add(element);
+        if (element.getAttribute('aria-expanded') === 'true') {
+          const near = [element.nextElementSibling, element.parentElement?.nextElementSibling];
+          const opened = [...idRefs(element, 'aria-controls'), ...idRefs(element, 'aria-owns'), ...near]
+            .find((popup) => popup && (isOverlay(popup) || (floating(popup) && shown(popup))));
+          if (opened) overlays.add(opened);
+        }
+      }
+    }
+    return overlays;
+  }
+
+  function isOverlay(element) {
+    const role = roleOf(element);
+    if (!['menu', 'listbox', 'dialog', 'alertdialog'].includes(role) && !element.matches(':popover-open')) return false;
+    if (!shown(element)) return false;
+    // a menu or listbox that sits in the page (a sidebar's list) is not over it
+    return role === 'dialog' || role === 'alertdialog' || element.matches(':popover-open') || floating(element);
+  }
+
+  // Positioned over the page: it, or one of its three nearest ancestors (boxes: slots do not count), is
+  // absolutely or fixed positioned (a popup library's panel wraps the menu it shows in a few elements).
+  function floating(element) {
+    let level = 0;
+    for (let n = element; n?.nodeType === Node.ELEMENT_NODE && level < 4; n = flatParent(n)) {
+      const style = getComputedStyle(n);
+      if (['absolute', 'fixed'].includes(style.position)) return true;
+      if (style.display !== 'contents') level++;
+    }
+    return false;
+  }
+
+  // The innermost open overlay the element is in, or null.
+  function overlayOf(element, overlays) {
+    if (!overlays.size) return null;
+    for (let n = element; n; n = flatParent(n)) if (overlays.has(n)) return n;
+    return null;
   }
 
   // Top-to-bottom rows, left-to-right within a row: an element joins the
@@ -50,6 +220,41 @@
     return rows.flatMap((row) => row.sort((a, b) => a.box.x - b.box.x));
   }
 
+  // An open overlay's elements first, each overlay's together in reading
+  // order (the innermost overlay first: a listbox opened in a dialog), then
+  // the rest of the page.
+  function numberingOrder(found, overlays) {
+    const groups = new Map();
+    for (const item of found) {
+      const overlay = overlayOf(item.element, overlays);
+      if (!groups.has(overlay)) groups.set(overlay, []);
+      groups.get(overlay).push(item);
+    }
+    const depth = (overlay) => {
+      let count = 0;
+      for (let n = flatParent(overlay); n; n = flatParent(n)) if (overlays.has(n)) count++;
+      return count;
+    };
+    const open = [...groups.keys()].filter(Boolean).map((overlay) => {
+      const rect = overlay.getBoundingClientRect();
+      return { overlay, depth: depth(overlay), y: rect.top, x: rect.left };
+    }).sort((a, b) => b.depth - a.depth || a.y - b.y || a.x - b.x);
+    return [...open.map(({ overlay }) => overlay), null].flatMap((overlay) => readingOrder(groups.get(overlay) ?? []));
+  }
+
+  // Drops an element nested in a marked one that covers nearly all of it (a
+  // button inside a link): the same target, marked once.
+  function withoutNested(found) {
+    const byElement = new Map(found.map((item) => [item.element, item]));
+    return found.filter(({ element, box }) => {
+      for (let n = flatParent(element); n; n = flatParent(n)) {
+        const outer = byElement.get(n);
+        if (outer) return box.width * box.height < SAME_TARGET_AREA * outer.box.width * outer.box.height;
+      }
+      return true;
+    });
+  }
+
   function find({ target = 'interactive', selector = null, max = 50 }) {
     if (target === 'custom') {
       try {
@@ -58,25 +263,55 @@
         return { error: 'invalid_selector', message: err.message };
       }
     }
-    const found = [];
-    for (const scope of scopes()) {
-      for (const element of candidates(scope.root, target, selector)) {
-        const box = visibleBox(element, scope.offset);
-        if (box) found.push({ element, box, scope });
+    const scopeList = [...scopes()];
+    const interactive = target === 'interactive';
+    const modal = topModal(scopeList);
+    const overlays = openOverlays(scopeList);
+    const anyInert = scopeList.some(({ root }) => root.querySelector('[inert]'));
+    let found = [];
+    const outside = { above: [], below: [] };
+    for (const { element, scope, transparentOk } of candidates(scopeList, target, selector)) {
+      // under a modal only the modal is there to act on (and what it opened, though portalled elsewhere)
+      if (modal && !flatContains(modal, element) && !overlayOf(element, overlays)) continue;
+      const place = placeOf(element, scope.offset, transparentOk);
+      if (!place || (anyInert && inert(element))) continue;
+      // aria-hidden content is not there for assistive technology: not an interactive target either
+      if (interactive && closestAcross(element, '[aria-hidden="true"]')) continue;
+      if (place.where === 'in') {
+        if (uncovered(element, place.box, scope.offset)) found.push({ element, box: place.box, scope });
+      } else if (interactive) {
+        outside[place.where].push({ element, box: place.box, scope });
       }
     }
-    const ordered = readingOrder(found);
-    const shown = ordered.slice(0, max);
-    return {
+    if (interactive) found = withoutNested(found);
+    const ordered = numberingOrder(found, overlays);
+    const shownMarks = ordered.slice(0, max);
+    const answer = {
       page: pageSummary(),
-      annotation: keepAnnotation(shown.map(({ element }) => element)),
+      annotation: keepAnnotation(shownMarks.map(({ element }) => element)),
       total_found: ordered.length,
-      elements: shown.map(({ element, box, scope }) => ({
+      elements: shownMarks.map(({ element, box, scope }) => ({
         selector: scopedSelector(element, scope),
         ...describe(element),
         bounds: roundBox(box),
       })),
     };
+    if (interactive) answer.outside_viewport = outsideViewport(outside);
+    return answer;
+  }
+
+  // How many interactive elements are above and below the viewport, and the nearest few of each.
+  function outsideViewport({ above, below }) {
+    above.sort((a, b) => (b.box.y + b.box.height) - (a.box.y + a.box.height));
+    below.sort((a, b) => a.box.y - b.box.y);
+    const listed = (items) => ({
+      count: items.length,
+      elements: items.slice(0, OUTSIDE_LISTED).map(({ element, scope }) => {
+        const { role, name } = identify(element);
+        return { selector: scopedSelector(element, scope), role, name };
+      }),
+    });
+    return { above: listed(above), below: listed(below) };
   }
 
   function pageSummary() {

@@ -9,13 +9,16 @@
   const MAX_TITLE = 1000;
   const MAX_URL = 4096;
   const INTERACTIVE = [
-    'a[href]', 'area[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary',
+    'a[href]', 'area[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'details > summary',
+    'select[multiple] option', 'select[size] option',
     'video[controls]', 'audio[controls]', '[onclick]', '[tabindex]:not([tabindex="-1"])',
     '[contenteditable]:not([contenteditable=false])',
     ...['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
       'switch', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem', 'listbox']
       .map((role) => `[role=${role}]`),
   ].join(',');
+  // Code editors (Ace, CodeMirror 5 and 6, Monaco): each is one editable element, its inner parts are not.
+  const EDITORS = '.ace_editor, .CodeMirror, .cm-editor, .monaco-editor';
 
   const documentId = crypto.randomUUID();
   const collapse = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
@@ -69,7 +72,9 @@
       let hit = doc.elementFromPoint(x, y);
       if (!hit) return null;
       while (hit.shadowRoot) {
-        const inner = hit.shadowRoot.elementFromPoint(x, y);
+        let inner = hit.shadowRoot.elementFromPoint(x, y);
+        // slotted text is hit as its host: it is shown in the innermost element of the shadow tree there
+        if (inner === hit) inner = hit.shadowRoot.elementsFromPoint(x, y).find((e) => e !== hit && hit.shadowRoot.contains(e));
         if (!inner || inner === hit) break;
         hit = inner;
       }
@@ -154,5 +159,5 @@
     return hit;
   }
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { MAX_TITLE, MAX_URL, INTERACTIVE, documentId, collapse, clip, quote, scopes, frameDocument, frameOffset, deepElementFromPoint, composedContains, hits, inert, roundBox, attached, offsetOf, framesAround, shortName, hitName, interactiveAround });
+  Object.assign(globalThis.__tabsightParts ??= {}, { MAX_TITLE, MAX_URL, INTERACTIVE, EDITORS, documentId, collapse, clip, quote, scopes, frameDocument, frameOffset, deepElementFromPoint, composedContains, hits, inert, roundBox, attached, offsetOf, framesAround, shortName, hitName, interactiveAround });
 })();

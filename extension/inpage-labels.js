@@ -5,7 +5,7 @@
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { clip, attached, offsetOf, roleOf, nameOf, resolve } = globalThis.__tabsightParts;
+  const { attached, offsetOf, identify, resolve } = globalThis.__tabsightParts;
 
   const MAX_ANNOTATIONS = 5;
 
@@ -20,10 +20,8 @@
     return id;
   }
 
-  function fingerprint(element) {
-    const role = roleOf(element);
-    return { tag: element.localName, role, name: clip(nameOf(element, role)) };
-  }
+  // The control behind the mark: a label standing in for a hidden radio is that radio.
+  const fingerprint = identify;
 
   const printed = ({ tag, role, name }) => `<${tag}>${role ? ` ${role}` : ''} ${JSON.stringify(name)}`;
 

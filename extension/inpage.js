@@ -12,9 +12,13 @@
 (() => {
   if (globalThis.__tabsight) return;
   const {
-    documentId, summary, find, locate, focus, watch, changed, selectOption, present, aim, checkHit, disarm,
+    documentId, summary, find, locate, focus, watch, changed, present, aim, checkHit, disarm,
+    beginTyping, typingResult, beginSelect, findOption, selectResult,
+    outline,
   } = globalThis.__tabsightParts;
   globalThis.__tabsight = {
-    documentId, summary, find, locate, focus, watch, changed, selectOption, present, aim, checkHit, disarm,
+    documentId, summary, find, locate, focus, watch, changed, present, aim, checkHit, disarm,
+    beginTyping, typingResult, beginSelect, findOption, selectResult,
+    outline,
   };
 })();

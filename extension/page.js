@@ -1,8 +1,9 @@
-// The `page.info` method: a structural summary of the page in a tab.
+// The `page.info` method: a structural summary of the page in a tab; and
+// `page.outline`: the text it shows, as an outline (inpage-outline.js).
 
 import { verifiedOpenDialog } from './dialogs.js';
 import { inPage, restrictedPage } from './inpage-call.js';
-import { tabIdParam } from './params.js';
+import { intParam, tabIdParam } from './params.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 
 export async function pageInfo(params, signal) {
@@ -18,4 +19,18 @@ export async function pageInfo(params, signal) {
   const summary = await inPage(tabId, 'summary');
   if (!summary) throw new Error(`page.info got no result from tab ${tabId}`);
   return summary;
+}
+
+// The most an outline may carry, in characters (the front asks for less).
+const MAX_OUTLINE = 100000;
+
+export async function pageOutline(params, signal) {
+  const tabId = tabIdParam(params);
+  const maxChars = intParam(params, 'max_chars', 1, MAX_OUTLINE, 2000);
+  const tab = await chrome.tabs.get(tabId);
+  if (isRestrictedUrl(tabUrl(tab))) throw restrictedPage(tab);
+  signal.throwIfAborted();
+  const outline = await inPage(tabId, 'outline', { max_chars: maxChars });
+  if (!outline) throw new Error(`page.outline got no result from tab ${tabId}`);
+  return outline;
 }

@@ -52,6 +52,10 @@ class FakeBrowser:
         self.focused = 7
         self.color = (200, 220, 240)
         self.elements: list[dict[str, Any]] = []
+        #: elements.find's outside_viewport, when set
+        self.outside_viewport: dict[str, Any] | None = None
+        #: page.outline's answer, before its budget: {text, above?, below?, partial?}
+        self.outline: dict[str, Any] = {"text": ""}
         self.document = "doc-1"
         self.telemetry: dict[str, list[dict[str, Any]]] = {}
         self.dialog_policies: dict[int, str] = {}
@@ -108,8 +112,18 @@ class FakeBrowser:
         tab = self._tab(params["tab_id"])
         page = {"url": tab["url"], "title": tab["title"], "viewport": self.viewport, "ready_state": "complete",
                 "document": self.document}
-        return {"page": page, "annotation": f"annotation-{len(self.requests)}", "elements": self.elements[: params["max"]],
-                "total_found": len(self.elements)}
+        found = {"page": page, "annotation": f"annotation-{len(self.requests)}", "elements": self.elements[: params["max"]],
+                 "total_found": len(self.elements)}
+        if self.outside_viewport is not None:
+            found["outside_viewport"] = self.outside_viewport
+        return found
+
+    def _page_outline(self, params):
+        self._tab(params["tab_id"])
+        text = self.outline["text"]
+        budget = params["max_chars"]
+        return {"cut": max(0, len(text) - budget), "above": 0, "below": 0, "partial": False,
+                **self.outline, "text": text[:budget]}
 
     def _element_act(self, params):
         if params.get("document") not in (None, self.document):

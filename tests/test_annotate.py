@@ -10,7 +10,9 @@ import pytest
 from PIL import Image
 
 from conftest import mcp_client
+from harness.calls import payload
 from tabsight import annotate
+from tabsight.tools.observe import HINT_OF_ROLE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -37,8 +39,9 @@ FOUND_IN_ORDER = [
     ("More details", "button", "toggleable"),
     ("Shadow button", "button", "clickable"),
     ("Frame button", "button", "clickable"),
+    ("Disabled", "button", "clickable"),  # marked, with state {disabled: true}
 ]
-NEVER_FOUND = {"Display none", "Invisible", "Transparent", "Zero", "Disabled", "Inert", "Below the fold",
+NEVER_FOUND = {"Display none", "Invisible", "Transparent", "Zero", "Inert", "Below the fold",
                "Covered one", "Covered two"}
 
 
@@ -47,11 +50,6 @@ def result_parts(result) -> tuple[Image.Image, dict]:
     block, data = result.content
     assert block.type == "image" and block.mime_type == "image/jpeg"
     return Image.open(io.BytesIO(base64.b64decode(block.data))), json.loads(data.text)
-
-
-def payload(result) -> dict:
-    assert not result.is_error, result.content[0].text
-    return json.loads(result.content[-1].text)
 
 
 async def annotated(client, **arguments):
@@ -81,18 +79,23 @@ async def test_every_kind_of_element_is_found_named_and_ordered(browser, site):
         img, data = await annotated(client)
         assert img.size == (1280, 720)
         assert data["page"]["readyState"] == "complete" and data["page"]["viewport"] == {"width": 1280, "height": 720}
-        annotations = data["annotations"]
+        # the map leaves out empty fields, text equal to the name or value, and the hint the role implies
+        annotations = [{"name": "", "role": "", **a} for a in data["annotations"]]
+        for a in annotations:
+            a.setdefault("interactionHint", HINT_OF_ROLE.get(a["role"], "clickable"))
         assert [(a["name"], a["role"], a["interactionHint"]) for a in annotations] == FOUND_IN_ORDER
         assert [a["label"] for a in annotations] == list(range(1, len(FOUND_IN_ORDER) + 1))
         assert data["total_found"] == len(FOUND_IN_ORDER)
-        assert not NEVER_FOUND & {a["name"] for a in annotations} and not NEVER_FOUND & {a["text"] for a in annotations}
+        assert not NEVER_FOUND & {a["name"] for a in annotations} and not NEVER_FOUND & {a.get("text") for a in annotations}
         by_name = {a["name"]: a for a in annotations}
         assert by_name["Save"]["selector"] == '[data-testid="save-button"]'
         assert by_name["Cancel"]["selector"] == "#cancel"
         assert by_name["Close dialog"]["selector"] == '[aria-label="Close dialog"]'
         assert by_name["Shadow button"]["selector"] == "#widget >>> button.inner"
         assert by_name["Frame button"]["selector"] == "#frame >>> #in-frame"
-        assert by_name["Favourite colour"]["text"] == "Red" and by_name[""]["text"] == "Edit me"
+        assert by_name["Disabled"]["state"] == {"disabled": True}
+        colour = by_name["Favourite colour"]
+        assert colour.get("text", colour.get("state", {}).get("value")) == "Red" and by_name[""]["text"] == "Edit me"
 
         for item in annotations:
             # a box is drawn at every element: its left edge has the mark's colour

@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from conftest import mcp_client
+from harness.calls import payload
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -23,11 +24,6 @@ def closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def payload(result) -> dict:
-    assert not result.is_error, result.content[0].text
-    return json.loads(result.content[-1].text)
 
 
 async def test_initialize_and_tools_list_need_no_browser():

@@ -12,18 +12,9 @@ import json
 import pytest
 
 from conftest import mcp_client
+from harness.calls import payload, refusal
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
-
-
-def payload(result) -> dict:
-    assert not result.is_error, result.content[0].text
-    return json.loads(result.content[-1].text)
-
-
-def refusal(result) -> str:
-    assert result.is_error, result.content[-1].text
-    return result.content[0].text
 
 
 async def run(client, script: str):

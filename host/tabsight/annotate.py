@@ -136,18 +136,27 @@ def _within_reach() -> tuple[np.ndarray, ...]:
     return to_x, to_y, ring, inside > 0, tier, np.arange(len(templates), dtype=np.float64)
 
 
-def draw(screenshot: bytes, annotations: list[dict], viewport_width: int) -> tuple[Image.Image, list[Badge]]:
+def draw(
+    screenshot: bytes, annotations: list[dict], viewport_width: int, size: tuple[int, int] | None = None
+) -> tuple[Image.Image, list[Badge]]:
     """The screenshot with each annotation's box and label drawn on it, and
     where each badge went. Bounds are CSS pixels; the image may have more
-    pixels per CSS pixel (device pixel ratio)."""
+    pixels per CSS pixel (device pixel ratio), or fewer when ``size`` (the
+    picture's width and height) shrinks it: it is shrunk first and drawn on
+    after, so badges keep their legible size on the smaller picture instead
+    of shrinking with it."""
     with Image.open(io.BytesIO(screenshot)) as opened:
         img = opened.convert("RGB")
+    if size is not None and size != img.size:
+        img = img.resize(size, Image.Resampling.LANCZOS)
     scale = img.width / viewport_width
     original = np.array(img)  # the page as captured, before anything is drawn on it
-    font = _font(max(8, round(FONT_SIZE * scale)))
+    # badges, boxes and lines grow with the device pixel ratio, and never shrink below their CSS px size
+    ink = max(1.0, scale)
+    font = _font(round(FONT_SIZE * ink))
     pen = ImageDraw.Draw(img)
-    stroke = max(2, round(2 * scale))
-    pad = max(2, round(3 * scale))
+    stroke = max(2, round(2 * ink))
+    pad = max(2, round(3 * ink))
     elements = [
         Box(
             round(item["bounds"]["x"] * scale), round(item["bounds"]["y"] * scale),
@@ -172,7 +181,7 @@ def draw(screenshot: bytes, annotations: list[dict], viewport_width: int) -> tup
         )
         leader = _leader(spot, element, stroke) if displaced else None
         if leader is not None and leader[:2] != leader[2:]:  # (a badge over its own element needs none)
-            pen.line(leader, fill=fill, width=max(1, round(scale)))
+            pen.line(leader, fill=fill, width=max(1, round(ink)))
         else:
             leader = None
         pen.rectangle((spot.x, spot.y, spot.right - 1, spot.bottom - 1), fill=fill)

@@ -1,6 +1,9 @@
-"""MCP calls as a run judges them: the text of an answer, a call that failed, a percentile of call times."""
+"""MCP calls as a run judges them: the text of an answer, its JSON payload or refusal, a call that failed, a
+percentile of call times."""
 
 from __future__ import annotations
+
+import json
 
 from mcp_types import CallToolResult
 
@@ -12,6 +15,24 @@ class Failed(Exception):
 def text_of(result: CallToolResult) -> str:
     """The text blocks of a tool result, one per line."""
     return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+def payload(result: CallToolResult) -> dict:
+    """The JSON answer of a call that must have succeeded: its last text block that is not the
+    ``_alerts`` block alerts ride on (an alert may come with any answer)."""
+    assert not result.is_error, result.content[0].text
+    for block in reversed(result.content):
+        if block.type == "text":
+            data = json.loads(block.text)
+            if not set(data) <= {"_alerts", "_alerts_dropped"}:
+                return data
+    raise AssertionError(f"no JSON answer in {result.content!r}")
+
+
+def refusal(result: CallToolResult) -> str:
+    """The message of a call that must have failed."""
+    assert result.is_error, result.content[-1].text
+    return result.content[0].text
 
 
 def percentile(samples: list[float], q: float) -> float:

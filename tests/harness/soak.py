@@ -616,7 +616,8 @@ class Agent:
 
         result = await self.soak.call(self, "annotate", "observe", {"what": "page", "annotate_screenshot": True}, check)
         if result is not None:
-            self.labels = {mark["name"]: mark["label"] for mark in answer_json(result)["annotations"]}
+            # an unnamed element's mark has no name field
+            self.labels = {mark.get("name", ""): mark["label"] for mark in answer_json(result)["annotations"]}
         return result is not None
 
     async def interact(self) -> bool:

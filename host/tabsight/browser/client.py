@@ -141,6 +141,11 @@ class BrowserClient:
     async def page_info(self, tab_id: int) -> dict[str, Any]:
         return await self._ask(Method.PAGE_INFO, {"tab_id": tab_id}, CAPTURE)
 
+    async def page_outline(self, tab_id: int, max_chars: int) -> dict[str, Any]:
+        """``{text, cut, above, below, partial}``: the text the viewport shows, as an outline of at most
+        ``max_chars``; how many characters were left out past that budget, above and below the viewport."""
+        return await self._ask(Method.PAGE_OUTLINE, {"tab_id": tab_id, "max_chars": max_chars}, CAPTURE)
+
     async def find_elements(self, tab_id: int, target: str, selector: str | None, limit: int) -> dict[str, Any]:
         """``{page, elements, total_found}``: what an annotation marks."""
         request = {"tab_id": tab_id, "target": target, "selector": selector, "max": limit}

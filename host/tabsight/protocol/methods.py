@@ -17,6 +17,7 @@ class Method(str, Enum):
     TABS_LIST = "tabs.list"
     TAB_NAVIGATE = "tab.navigate"
     PAGE_INFO = "page.info"
+    PAGE_OUTLINE = "page.outline"
     CAPTURE = "capture"
     CAPTURE_URL = "capture.url"
     SET_VIEWPORT = "window.set_viewport"

@@ -45,11 +45,16 @@ class CdpStep(Params):
 class InteractParams(Params):
     action: Action = Field(
         description="navigate: load url and wait for it. click / hover: the target. type: text into the target "
-        "(or the focused element); clear first, submit presses Enter. select: an option of a <select> by value "
-        "or visible text. press: a key or combo (Enter, Escape, Control+A). scroll: the target into view, or by "
-        "delta_x/delta_y. wait_for: until selector is visible or text is on the page. execute: run a page script "
-        "(awaited, its JSON result returned) and/or CDP steps in order; Page.captureScreenshot results come back "
-        "as images. dialog: answer the tab's open alert/confirm/prompt (accept, prompt_text)."
+        "(or the focused element): keys into text fields, contenteditable and code editors (Ace, CodeMirror, "
+        "Monaco); the whole value of date, time, month, week, datetime-local, color, range and number inputs, in "
+        "their format (2024-05-01, 13:45, 2024-05, 2024-W18, 2024-05-01T13:45, #ff0000, a number); the answer's "
+        "value is what the field holds then, and an edit that changed nothing is an error. clear first, submit "
+        "presses Enter. select: an option of a <select>, an ARIA listbox or combobox (opened by a click), by "
+        "value or visible text; checked afterwards. press: a key or combo (Enter, Escape, Control+A). scroll: the "
+        "target into view, or by delta_x/delta_y. wait_for: until selector is visible or text is on the page. "
+        "execute: run a page script (awaited, its JSON result returned) and/or CDP steps in order; "
+        "Page.captureScreenshot results come back as images. dialog: answer the tab's open alert/confirm/prompt "
+        "(accept, prompt_text)."
     )
     label: int | None = Field(default=None, ge=1, description="Target: a number from the latest annotated screenshot.")
     selector: str | None = Field(
@@ -59,11 +64,14 @@ class InteractParams(Params):
     y: float | None = Field(default=None, ge=0, description="Target: a point, CSS px from the viewport's top.")
     url: str | None = Field(default=None, min_length=1, max_length=8192, description="navigate: where to.")
     text: str | None = Field(
-        default=None, max_length=100_000, description="type: what to type. wait_for: text to wait for."
+        default=None, max_length=100_000,
+        description="type: what to type (a value-taking input's whole value). wait_for: text to wait for.",
     )
-    clear: bool = Field(default=False, description="type: clear the field first.")
+    clear: bool = Field(default=False, description="type: clear the field or editor first.")
     submit: bool = Field(default=False, description="type: press Enter after typing.")
-    value: str | None = Field(default=None, max_length=1000, description="select: the option's value or its text.")
+    value: str | None = Field(
+        default=None, max_length=1000, description="select: the option's value or its text (an ARIA option's name)."
+    )
     key: str | None = Field(default=None, min_length=1, max_length=100, description="press: e.g. Enter, Control+A.")
     delta_x: int = Field(default=0, ge=-100_000, le=100_000, description="scroll: px to the right (negative: left).")
     delta_y: int = Field(default=0, ge=-100_000, le=100_000, description="scroll: px down (negative: up).")

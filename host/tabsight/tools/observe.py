@@ -9,28 +9,54 @@ client sees.
 from __future__ import annotations
 
 import io
-from typing import Literal
+import json
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from ..browser.client import BrowserClient
 from ..session.state import Session
 from .base import Params, Tool
-from .response import Response
+from .response import Response, page_fields, page_text
 
 #: the screenshot under the marks is taken at this JPEG quality; the drawn result is sent at ANNOTATED_QUALITY
 CAPTURE_QUALITY = 90
 ANNOTATED_QUALITY = 80
-
+#: the most page_text may ask for, in characters
+PAGE_TEXT_MAX = 10_000
 
 TELEMETRY = ("errors", "logs", "network", "vitals")
+
+#: the interactionHint each role implies; any other role implies "clickable". An annotation leaves its
+#: hint out when it is the one its role implies.
+HINT_OF_ROLE = {
+    "link": "navigable",
+    **dict.fromkeys(("textbox", "searchbox"), "editable"),
+    **dict.fromkeys(("combobox", "listbox", "option"), "selectable"),
+    **dict.fromkeys(("checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"), "toggleable"),
+}
+#: the tag each role implies, besides the tag named as the role (button, option...): an annotation leaves
+#: its tag out when its role implies it
+TAG_OF_ROLE = {
+    "link": "a",
+    **dict.fromkeys(("textbox", "searchbox", "checkbox", "radio", "slider", "spinbutton"), "input"),
+    **dict.fromkeys(("combobox", "listbox"), "select"),
+}
+#: the keys of an element's state, in the order an answer gives them (the browser may send them in any)
+STATE_KEYS = ("checked", "selected", "expanded", "pressed", "disabled", "value", "options", "options_total")
+#: the most of a state's text (a value, an option) an answer carries, as of a name (the page clips both to 100)
+STATE_TEXT_CHARS = 1_000
+#: how an agent reaches an element outside the viewport
+REACH = "act on any of them by selector: actions scroll their target into view"
+#: the grammar of the compact form's lines, as its header states it
+LINE_GRAMMAR = 'label role "name" (state) selector'
 
 
 class ObserveParams(Params):
     what: Literal["page", "tabs", "errors", "logs", "network", "vitals", "alerts"] = Field(
         description="page: url, title, viewport, device pixel ratio, readyState, headings, forms and the "
-        "interactive-element count of the tracked tab. tabs: the connected browsers and their tabs, "
-        "and which tab is tracked. errors: console errors, uncaught exceptions, unhandled rejections. logs: "
+        "interactive-element count of the tracked tab (with page_text, its text too). tabs: the connected browsers "
+        "and their tabs, and which tab is tracked. errors: console errors, uncaught exceptions, unhandled rejections. logs: "
         "console errors and warnings. network: failed and 4xx/5xx requests. vitals: LCP, CLS, INP, FCP, TTFB "
         "per page load. alerts: the pending alerts (drained)."
     )
@@ -45,7 +71,8 @@ class ObserveParams(Params):
     annotate_screenshot: bool = Field(
         default=False,
         description="what=page: a screenshot with a numbered box on every element of the viewport, plus a map "
-        "from each number to selector, role, name, text, bounds and interactionHint. interact({label:N}) acts on N.",
+        "from each number to selector, role, name, text, state, bounds and interactionHint (see annotation_format "
+        "for the cheaper forms). interact({label:N}) acts on N.",
     )
     annotation_target: Literal["interactive", "all_visible", "custom"] = Field(
         default="interactive",
@@ -56,6 +83,39 @@ class ObserveParams(Params):
         default=None, min_length=1, max_length=1024, description="CSS selector, with annotation_target=custom."
     )
     max_annotations: int = Field(default=50, ge=1, le=100, description="At most this many marks, in reading order.")
+    annotation_format: Literal["json", "compact"] = Field(
+        default="json",
+        description="With annotate_screenshot. json: {page, annotations:[{label, tag, role, name, text, state, "
+        "selector, bounds, interactionHint}], total_found, outside_viewport?}, fields left out when empty or "
+        "repeating another: text equal to name or state.value; the tag the role implies (the same word; link a; "
+        "textbox, searchbox, checkbox, radio, slider, spinbutton input; combobox, listbox select); the "
+        "interactionHint the role implies (link navigable; textbox, searchbox editable; combobox, listbox, option "
+        "selectable; checkbox, radio, switch toggleable; others clickable). compact: plain text at half the characters or less, for when labels, "
+        "roles, names and selectors are enough (no bounds); one line per element: "
+        f"{LINE_GRAMMAR}, where role is - when there is none, name is a JSON string, the optional "
+        "parenthesised part is space-separated facts, each `key` (true) or `key=` and a JSON value (checked, "
+        "selected, expanded, pressed, disabled, value, options, options_total, text when it differs from name "
+        "and value, hint when it is not the role's), and the selector runs to the end of the line. Elements "
+        "above and below the viewport follow as lines `role \"name\" selector` under a count.",
+    )
+    page_text: int = Field(
+        default=0, ge=0, le=PAGE_TEXT_MAX,
+        description="what=page: also the text the viewport shows, as an outline of at most this many characters "
+        "(0: none): headings as '# text', fields as 'name: value' (never a password's value), '[x] name' for a "
+        "checked box, buttons as [text], list items, table rows as 'cell | cell', other text a line per block, "
+        "in reading order; then how much was left out and how much is above and below the viewport. Use it to "
+        "read results and messages without an image, or without all_visible: 1000-2000 is usually enough.",
+    )
+    max_width: int | None = Field(
+        default=None, ge=16, le=8000,
+        description="With annotate_screenshot: downscale the picture to at most this width (aspect kept), as "
+        "screenshot's max_width does, for a cheaper look (an image costs width*height/750 tokens: 640 for a "
+        "1280x720 viewport is a quarter). Badges are drawn at their full size on the smaller picture; bounds "
+        "stay in CSS px of the viewport.",
+    )
+    max_height: int | None = Field(
+        default=None, ge=16, le=8000, description="With annotate_screenshot: downscale to at most this height."
+    )
 
     @model_validator(mode="after")
     def _annotation_arguments(self) -> ObserveParams:
@@ -63,6 +123,14 @@ class ObserveParams(Params):
             raise ValueError(
                 "annotation_selector is needed with annotation_target 'custom', and only then"
             )
+        shaping = {"annotation_format": self.annotation_format != "json", "max_width": self.max_width is not None,
+                   "max_height": self.max_height is not None}
+        for name, given in shaping.items():
+            if given and not (self.what == "page" and self.annotate_screenshot):
+                raise ValueError(f"{name} shapes an annotated screenshot: it needs what 'page' and annotate_screenshot "
+                                 "true")
+        if self.page_text and self.what != "page":
+            raise ValueError(f"page_text is the text of a page: it needs what 'page' (what is {self.what!r})")
         return self
 
 
@@ -85,27 +153,152 @@ async def observe(session: Session, params: ObserveParams, response: Response) -
         await _annotate(session, client, tab_id, params, response)
     else:
         response.result = {"tab_id": tab_id, **await client.page_info(tab_id)}
+        if params.page_text:
+            response.result["page_text"] = outline_text(await client.page_outline(tab_id, params.page_text),
+                                                        params.page_text)
 
 
 async def _annotate(session: Session, client: BrowserClient, tab_id: int, params: ObserveParams, response: Response) -> None:
     found = await client.find_elements(tab_id, params.annotation_target, params.annotation_selector, params.max_annotations)
     shot = await client.capture(tab_id, "jpeg", CAPTURE_QUALITY)
+    outline = await client.page_outline(tab_id, params.page_text) if params.page_text else None
     page = found["page"]
     annotations = [{"label": n, **element} for n, element in enumerate(found["elements"], 1)]
     from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and most never annotate
 
-    picture, _badges = annotate.draw(shot.image, annotations, page["viewport"]["width"])
+    captured = shot.pictures[0]
+    fit = min(1.0, (params.max_width or captured.width) / captured.width,
+              (params.max_height or captured.height) / captured.height)
+    size = (max(1, round(captured.width * fit)), max(1, round(captured.height * fit)))
+    picture, _badges = annotate.draw(shot.image, annotations, page["viewport"]["width"], size)
     out = io.BytesIO()
     # 4:4:4: chroma subsampling would wash the thin coloured boxes out
     picture.save(out, "JPEG", quality=ANNOTATED_QUALITY, subsampling=0)
     session.labels.remember(client, tab_id, page, [item["selector"] for item in annotations], found["annotation"])
     response.remember_screenshot(shot.image)
     response.add_image(out.getvalue(), "image/jpeg")
+    if params.annotation_format == "compact":
+        response.result = compact(found, annotations, outline, params.page_text)
+        return
     response.result = {
         "page": {key: page[key] for key in ("url", "title", "viewport")} | {"readyState": page["ready_state"]},
-        "annotations": annotations,
+        "annotations": [lean(item) for item in annotations],
         "total_found": found["total_found"],
     }
+    if outside := outside_viewport(found.get("outside_viewport")):
+        response.result["outside_viewport"] = outside
+    if outline is not None:
+        response.result["page_text"] = outline_text(outline, params.page_text)
+
+
+# -- the forms of an answer -----------------------------------------------------------------------
+
+
+def lean(item: dict[str, Any]) -> dict[str, Any]:
+    """An annotation without what is empty or repeats another field: text equal to the name or the value, the
+    tag the role implies, the interactionHint the role implies. Values in its state are page text, masked as
+    such."""
+    role = item.get("role") or ""
+    shown = {"label": item["label"], "tag": item.get("tag"), "role": role, "name": item.get("name"),
+             "text": item.get("text"), "state": _state(item.get("state")), "selector": item["selector"],
+             "bounds": item["bounds"], "interactionHint": item.get("interactionHint")}
+    if shown["tag"] in (role, TAG_OF_ROLE.get(role)):
+        del shown["tag"]
+    if shown["text"] in (shown["name"], shown["state"].get("value")):
+        del shown["text"]
+    if shown["interactionHint"] == HINT_OF_ROLE.get(role, "clickable"):
+        del shown["interactionHint"]
+    return {key: value for key, value in shown.items() if value not in ("", None, {})}
+
+
+def _state(state: dict[str, Any] | None) -> dict[str, Any]:
+    """An element's state with the page's own words in it (a field's value, a select's options) masked."""
+    if not state:
+        return {}
+    shown = {key: state[key] for key in STATE_KEYS if key in state} | state
+    if isinstance(shown.get("value"), str):
+        shown["value"] = page_text(shown["value"], STATE_TEXT_CHARS)
+    if isinstance(shown.get("options"), list):
+        shown["options"] = [page_text(option, STATE_TEXT_CHARS) if isinstance(option, str) else option
+                            for option in shown["options"]]
+    return shown
+
+
+def outside_viewport(outside: dict[str, Any] | None) -> dict[str, Any] | None:
+    """find's outside_viewport with its empty sides left out, and how to reach what it lists; None when
+    nothing interactive is outside the viewport."""
+    sides = {side: (outside or {}).get(side) for side in ("above", "below")}
+    shown: dict[str, Any] = {side: found for side, found in sides.items() if found and found.get("count")}
+    return shown | {"how": REACH} if shown else None
+
+
+def compact(found: dict[str, Any], annotations: list[dict[str, Any]], outline: dict[str, Any] | None,
+            budget: int) -> str:
+    """The annotated observe as plain text: a line for the page, a line per element (LINE_GRAMMAR), the
+    elements outside the viewport, the page's text. Page fields are masked first, as every answer's are."""
+    page = page_fields(found["page"])
+    viewport = page["viewport"]
+    lines = [
+        f"page {_json(page['title'])} {page['url']} "
+        f"viewport {viewport['width']}x{viewport['height']} {page['ready_state']}",
+        f"{len(annotations)} of {found['total_found']} found, a line each: {LINE_GRAMMAR}" if annotations
+        else f"0 of {found['total_found']} found",
+    ]
+    for item in page_fields(annotations):
+        lines.append(f"{item['label']} {_compact_element(item, _facts(item))}")
+    outside = outside_viewport(found.get("outside_viewport"))
+    for side in ("above", "below"):
+        if outside and side in outside:
+            shown = outside[side].get("elements", [])
+            lines.append(f"{side} the viewport: {outside[side]['count']} more ({len(shown)} listed, nearest first; "
+                         f"{REACH}):")
+            lines += [f"  {_compact_element(element, [])}" for element in page_fields(shown)]
+    if outline is not None:
+        lines += ["page text:", outline_text(outline, budget)]
+    return "\n".join(lines)
+
+
+def _compact_element(item: dict[str, Any], facts: list[str]) -> str:
+    """``role "name" (facts) selector``: role - when there is none, the name as a JSON string."""
+    name = _json(item.get("name") or "")
+    shown = f" ({' '.join(facts)})" if facts else ""
+    return f"{item.get('role') or '-'} {name}{shown} {item['selector']}"
+
+
+def _facts(item: dict[str, Any]) -> list[str]:
+    """What a line says beyond role and name: `key` (true) or `key=` and a JSON value."""
+    facts = []
+    state = _state(item.get("state"))
+    for key, value in state.items():
+        facts.append(key if value is True else f"{key}={_json(value)}")
+    text = item.get("text")
+    if text and text != item.get("name") and text != state.get("value"):
+        facts.append(f"text={_json(text)}")
+    hint = item.get("interactionHint")
+    if hint and hint != HINT_OF_ROLE.get(item.get("role") or "", "clickable"):
+        facts.append(f"hint={_json(hint)}")
+    return facts
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def outline_text(outline: dict[str, Any], budget: int) -> str:
+    """page.outline's text, masked as page text, and a last line saying what it left out."""
+    text = page_text(outline.get("text", ""), budget)
+    left_out = []
+    at_least = "at least " if outline.get("partial") else ""
+    if outline.get("cut"):
+        left_out.append(f"{outline['cut']} more characters in the viewport, past page_text={budget}")
+    if outline.get("above"):
+        left_out.append(f"{at_least}{outline['above']} characters above the viewport")
+    if outline.get("below"):
+        left_out.append(f"{at_least}{outline['below']} characters below the viewport (scroll down to read them)")
+    note = f"[not shown: {'; '.join(left_out)}]" if left_out else ""
+    if not text:
+        return note or "[no text in the viewport]"
+    return f"{text}\n{note}" if note else text
 
 
 TOOL = Tool(
@@ -113,7 +306,10 @@ TOOL = Tool(
     description="Look at the browser: the tracked page's state (what=page; with annotate_screenshot, a screenshot "
     "whose interactive elements carry numbers that interact({label}) accepts), the open tabs (what=tabs), the "
     "page's errors, logs, failed requests and Web Vitals (pass the answer's cursor as since for only what is new), "
-    "or pending alerts. Pending alerts also ride on every answer as _alerts.",
+    "or pending alerts. Pending alerts also ride on every answer as _alerts. Cheaper looks: "
+    "annotation_format=compact (a text line per element, no bounds) when labels, names and selectors are enough; "
+    "max_width=640 for a picture at a quarter of the tokens; page_text=1500 to read what the page says "
+    "(results, messages, field values) instead of reading it off the image or using all_visible.",
     params=ObserveParams,
     handler=observe,
     read_only=True,

@@ -17,7 +17,9 @@ this order:
 
 It bounds the text (``tabsight.bounded``) and masks secrets
 (``tabsight.redact``): page fields (URLs, titles, names, texts, messages)
-are masked and capped wherever they appear, and the JSON and the alerts together stay within the session's
+are masked and capped wherever they appear (``page_fields`` and
+``page_text`` do the same for a handler that lays page text out itself),
+and the JSON and the alerts together stay within the session's
 budget (100,000 characters unless ``configure answers`` says otherwise),
 cuts marked with the original length. It encodes images in base64, stores
 the session's latest screenshot, and counts what the answer weighs
@@ -152,6 +154,18 @@ class Response:
         self.size.image_bytes += len(image.data)
         self.size.images += 1
         return types.ImageContent(type="image", data=base64.b64encode(image.data).decode(), mime_type=image.mime_type)
+
+
+def page_fields(value: Any) -> Any:
+    """``value`` with its page fields masked and capped as ``build`` does to every result: for a handler
+    that lays page fields out as text of its own (observe's compact form), which ``build`` cannot see into."""
+    return bounded.cap_fields(value, _masked)
+
+
+def page_text(text: str, limit: int) -> str:
+    """Text a page shows, under a key of no page field (an outline, a field's value): secret-looking
+    content masked as in every page field, then cut at ``limit`` (marked)."""
+    return bounded.cap(redact.text(text), limit)
 
 
 def _masked(key: str, text: str) -> str:
