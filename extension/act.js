@@ -56,13 +56,17 @@ const NAMED_KEYS = {
 export async function act(params, signal) {
   const tabId = tabIdParam(params);
   const action = enumParam(params, 'action', ACTIONS);
-  const selector = targetParam(params);
+  let selector = targetParam(params);
   const point = pointParam(params);
   const expected = optionalStringParam(params, 'document');
   if (expected && (await currentDocument(tabId)) !== expected) {
-    throw new TabsightError(Code.STALE_LABEL, typeof selector === 'object'
-      ? `label ${selector.label} is stale: observe again (the tab shows another document now)`
-      : 'the page has changed since the annotation');
+    // a selector copied from an annotation (annotated_selector) is a plain selector on a new page
+    if (params.annotated_selector !== true || typeof selector !== 'object') {
+      throw new TabsightError(Code.STALE_LABEL, typeof selector === 'object'
+        ? `label ${selector.label} is stale: observe again (the tab shows another document now)`
+        : 'the page has changed since the annotation');
+    }
+    selector = selector.selector;
   }
   const before = await chrome.tabs.get(tabId);
   const documentBefore = await inPage(tabId, 'watch');

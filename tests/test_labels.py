@@ -101,3 +101,22 @@ async def test_a_label_whose_element_changed_its_name_is_refused(browser, site):
         assert f"label {marks['Buy milk']['label']} is stale: observe again" in message
         assert '"Buy milk (renamed)"' in message
         assert await page_state(client) == {"toggled": [], "renders": 1, "ticked": []}
+
+
+async def test_a_selector_copied_from_the_annotation_stands_for_the_element_it_marked(browser, site):
+    async with mcp_client() as client:
+        marks = await open_list(client, site)
+        milk = marks["Buy milk"]["selector"]
+        payload(await click(client, marks["Newest first"]["label"]))
+        # the list was drawn again: the selector may match a checkbox now, but not the one it marked
+        message = refusal(await client.call_tool("interact", {"action": "click", "selector": milk}))
+        assert f"Selector {milk} (label {marks['Buy milk']['label']}) is from the annotation of" in message
+        assert "is stale: observe again" in message
+        assert await page_state(client) == {"toggled": [], "renders": 2, "ticked": []}
+
+        # on a new page it is a plain selector again
+        payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/list-app.html")}))
+        clicked = payload(await client.call_tool("interact", {"action": "click", "selector": milk}))
+        assert clicked["target"]["role"] == "checkbox"
+        assert (await page_state(client))["toggled"] == [
+            await run(client, f"return document.querySelector({json.dumps(milk)}).closest('li').dataset.item")]

@@ -164,13 +164,16 @@ class BrowserClient:
 
     async def act(
         self, tab_id: int, action: str, *, selector: str | None = None, document: str | None = None,
-        annotation: tuple[str, int] | None = None, point: tuple[float, float] | None = None,
+        annotation: tuple[str, int] | None = None, annotated_selector: bool = False,
+        point: tuple[float, float] | None = None,
         text: str | None = None, value: str | None = None, key: str | None = None, clear: bool = False,
         submit: bool = False, delta_x: int = 0, delta_y: int = 0,
     ) -> dict[str, Any]:
         """An input action on the element ``selector`` matches, or on the one a label marked (``annotation``:
         the annotation's id and the label's number; in ``document``), or at ``point``: what it did and what
-        changed. A label whose element is gone, replaced or changed is refused (stale_label)."""
+        changed. A label whose element is gone, replaced or changed is refused (stale_label).
+        ``annotated_selector``: the caller gave the label's selector, not its number: in another document than
+        the annotation's it is a plain selector there."""
         request: dict[str, Any] = {
             "tab_id": tab_id, "action": action, "selector": selector,
             "clear": clear, "submit": submit, "delta_x": delta_x, "delta_y": delta_y,
@@ -179,6 +182,8 @@ class BrowserClient:
             request["document"] = document
         if annotation is not None:
             request["annotation"], request["label"] = annotation
+            if annotated_selector:
+                request["annotated_selector"] = True
         if point is not None:
             request["x"], request["y"] = point
         request.update({name: v for name, v in (("text", text), ("value", value), ("key", key)) if v is not None})

@@ -71,6 +71,16 @@ class Labels:
             )
         return Label(number, self.annotation)
 
+    def by_selector(self, selector: str, browser: str, tab_id: int) -> Label | None:
+        """The label of the latest annotation whose selector ``selector`` is, on that browser's tab ``tab_id``:
+        a selector taken from an annotation stands for the element it marked, as the label does."""
+        annotation = self.annotation
+        if annotation is None or (annotation.browser, annotation.tab_id) != (browser, tab_id):
+            return None
+        if selector not in annotation.selectors:
+            return None
+        return Label(annotation.selectors.index(selector) + 1, annotation)
+
 
 class Screenshots:
     """What visual diffs compare against: the latest screenshot of the tracked tab, and named baselines."""

@@ -160,20 +160,24 @@ async def interact(session: Session, params: InteractParams, response: Response)
             raise ToolError(_stale(label, "the session now works with another browser"))
     else:
         client, tab_id = await session.browsers.tab(params.tab_id)
+    # a selector copied from the latest annotation names the element that annotation marked, as its label does,
+    # while the tab shows that document (in a new one it is a plain selector again)
+    marked = label or (session.labels.by_selector(params.selector, client.id, tab_id) if params.selector else None)
 
     try:
         result = await client.act(
             tab_id, params.action,
-            selector=label.selector if label else params.selector,
-            document=label.annotation.document if label else None,
-            annotation=(label.annotation.id, label.number) if label else None,
+            selector=marked.selector if marked else params.selector,
+            document=marked.annotation.document if marked else None,
+            annotation=(marked.annotation.id, marked.number) if marked else None,
+            annotated_selector=marked is not None and label is None,
             point=(params.x, params.y) if params.x is not None else None,
             text=params.text, value=params.value, key=params.key, clear=params.clear, submit=params.submit,
             delta_x=params.delta_x, delta_y=params.delta_y,
         )
     except BrowserError as exc:
-        if exc.code == Code.STALE_LABEL and label:
-            raise ToolError(_stale(label, f"the page has changed since: {exc.message}")) from None
+        if exc.code == Code.STALE_LABEL and marked:
+            raise ToolError(_stale(marked, f"the page has changed since: {exc.message}", label is None)) from None
         if exc.code in (Code.ELEMENT_NOT_FOUND, Code.AMBIGUOUS_SELECTOR) and label:
             raise ToolError(_stale(label, f"its element is gone ({exc.message})")) from None
         raise
@@ -212,9 +216,10 @@ def _dump(data: bytes, name: str) -> None:
         log.warning("could not write %s to TABSIGHT_SCREENSHOT_DIR: %s", name, exc)
 
 
-def _stale(label: Label, why: str) -> str:
+def _stale(label: Label, why: str, by_selector: bool = False) -> str:
+    named = f"Selector {label.selector} (label {label.number})" if by_selector else f"Label {label.number}"
     return (
-        f"Label {label.number} is from the annotation of {label.annotation.url}, and {why}. "
+        f"{named} is from the annotation of {label.annotation.url}, and {why}. "
         "Call observe({what:'page', annotate_screenshot:true}) for fresh labels."
     )
 
