@@ -22,6 +22,7 @@
 // carries the value it holds now, or the call fails saying it did not change.
 
 import { send, withDebugger } from './cdp.js';
+import { keepingUserFocus } from './user-focus.js';
 import { Code, TabsightError, badRequest } from './errors.js';
 import { currentDocument, inPage, inPageIfLoaded, runInPage } from './inpage-call.js';
 import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
@@ -179,8 +180,10 @@ async function pointerAction(tabId, action, selector, point, signal) {
           if (!check.ok) return { missed: { when: 'move', ...check } };
         }
         if (action === 'click') {
-          await mouse(tabId, 'mousePressed', x, y, signal);
-          await mouse(tabId, 'mouseReleased', x, y, signal);
+          await keepingUserFocus(tabId, async () => {
+            await mouse(tabId, 'mousePressed', x, y, signal);
+            await mouse(tabId, 'mouseReleased', x, y, signal);
+          });
         }
         return {};
       });

@@ -19,6 +19,8 @@ import { isRestrictedUrl, tabUrl } from './restricted.js';
 const FORMATS = ['jpeg', 'png', 'webp'];
 const VISIBLE_TAB_FORMATS = new Set(['jpeg', 'png']);
 const VISIBLE_TAB_CALLS_PER_SECOND = 2;
+// A visible tab's frame takes about 20 ms; one that takes this long is not coming.
+const VISIBLE_TAB_TIMEOUT_MS = 1000;
 
 // Start times of recent captureVisibleTab calls, oldest first.
 const visibleTabCalls = [];
@@ -61,7 +63,8 @@ export async function captureTab(params, signal) {
 
   let data = null;
   let method = 'visible_tab';
-  if (tab.active && VISIBLE_TAB_FORMATS.has(options.format) && takeVisibleTabSlot()) {
+  if (tab.active && VISIBLE_TAB_FORMATS.has(options.format) && !(await isMinimized(tab.windowId)) &&
+    takeVisibleTabSlot()) {
     data = await captureVisibleTab(tab.windowId, options.format, options.quality);
   }
   if (data === null) {
@@ -162,21 +165,35 @@ function takeVisibleTabSlot() {
   return true;
 }
 
+// A minimized window has no frame for captureVisibleTab to take: it never
+// answers. The debugger's capture draws one (cdp.js keeps the page rendering).
+async function isMinimized(windowId) {
+  return (await chrome.windows.get(windowId)).state === 'minimized';
+}
+
 // Returns the base64 image, or null when the debugger path should be used
 // instead. Chrome's quota window does not line up exactly with ours, so a
 // MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND error can still happen; any
-// other failure (hidden window, page mid-navigation) is also worth the
+// other failure (hidden window, page mid-navigation), and no frame within
+// VISIBLE_TAB_TIMEOUT_MS (a window hidden in a way Chrome does not report: a
+// call that never answers must not hold the capture), is also worth the
 // debugger's attempt, whose error is the one reported if it fails too.
 async function captureVisibleTab(windowId, format, quality) {
+  let timer;
   try {
     const options = format === 'jpeg' ? { format, quality } : { format };
-    const dataUrl = await chrome.tabs.captureVisibleTab(windowId, options);
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no frame within ${VISIBLE_TAB_TIMEOUT_MS} ms`)), VISIBLE_TAB_TIMEOUT_MS);
+    });
+    const dataUrl = await Promise.race([chrome.tabs.captureVisibleTab(windowId, options), late]);
     return dataUrl.slice(dataUrl.indexOf(',') + 1);
   } catch (err) {
     if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(err.message)) {
       console.warn('tabsight: captureVisibleTab failed, using the debugger', err);
     }
     return null;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -126,6 +126,13 @@ async function attach(tabId) {
   // Dialogs that open while attached are reported (and answerable) only with
   // the Page domain on. Not awaited: behind an open dialog it never answers.
   chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
+  // A page behind another window, minimized, or in a background tab is
+  // hidden to Chromium: it draws no frames, and holds trusted mouse input
+  // until the window is activated (about 5 s per event). Focus emulation
+  // keeps the page drawing and answering while we are attached, without
+  // raising anything. Sent before any input, so applied before it; not
+  // awaited for the same reason as Page.enable.
+  chrome.debugger.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
 }
 
 async function attachOnce(tabId) {

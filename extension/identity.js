@@ -1,7 +1,8 @@
-// Who this extension is, for its hello: the browser it runs in and a stable
-// id for the browser profile.
+// Who this extension is, for its hello: the browser it runs in, a stable
+// id for the browser profile, and an id for this run of the browser.
 
 const PROFILE_ID_KEY = 'profile_id';
+const BROWSER_RUN_KEY = 'browser_run';
 
 let profileId = null;
 
@@ -14,6 +15,18 @@ export async function getProfileId() {
   profileId = crypto.randomUUID();
   await chrome.storage.local.set({ [PROFILE_ID_KEY]: profileId });
   return profileId;
+}
+
+// A random id for this run of the browser, kept in chrome.storage.session:
+// it outlives the service worker's restarts and ends with the browser, so a
+// front can tell a restarted browser (whose tab ids are all new) from a
+// host or service worker that merely reconnected.
+export async function getBrowserRun() {
+  const stored = (await chrome.storage.session.get(BROWSER_RUN_KEY))[BROWSER_RUN_KEY];
+  if (stored) return stored;
+  const run = crypto.randomUUID();
+  await chrome.storage.session.set({ [BROWSER_RUN_KEY]: run });
+  return run;
 }
 
 // The user agent string says "Chrome" for every Chromium browser; the

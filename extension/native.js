@@ -3,7 +3,7 @@
 // docs/wire-protocol.md; Chrome does the length-prefix framing.
 
 import { Code, TabsightError, badRequest, toWireError } from './errors.js';
-import { getBrowserInfo, getProfileId } from './identity.js';
+import { getBrowserInfo, getBrowserRun, getProfileId } from './identity.js';
 import { PROTOCOL_VERSION } from './limits.js';
 
 const HOST_NAME = 'dev.tabsight.host';
@@ -66,6 +66,7 @@ async function openPort() {
     version: chrome.runtime.getManifest().version,
     browser: await getBrowserInfo(),
     profile_id: await getProfileId(),
+    browser_run: await getBrowserRun(),
   };
   const nativePort = chrome.runtime.connectNative(HOST_NAME);
   port = nativePort;

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import signal
+import subprocess
 import time
 from contextlib import asynccontextmanager
 
@@ -105,3 +106,50 @@ async def test_after_a_browser_restart_the_lost_tab_is_named_once_then_work_goes
         assert not again.is_error, again.content[0].text
         assert json.loads(again.content[0].text)["url"] == site.url("/index.html")
         assert host_pids(runtime) and host not in host_pids(runtime)
+
+
+async def test_a_user_browser_restarted_with_its_profile_names_the_lost_tab_once_then_works_on(tmp_path, site):
+    # the user's own browser (a profile that outlives it, as a real one does), quit and started again:
+    # the same profile id, but every tab id is new
+    from tabsight.browser import embedded
+
+    runtime = tmp_path / "rt"
+    runtime.mkdir(mode=0o700)
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    embedded._write_native_host(profile)
+    extension = str(embedded.extension_dir())
+
+    def start_browser(url: str) -> subprocess.Popen:
+        args = [embedded.find_browser(), *embedded.BASE_FLAGS, f"--user-data-dir={profile}",
+                f"--load-extension={extension}", f"--disable-extensions-except={extension}", "--headless=new",
+                *(["--no-sandbox"] if os.geteuid() == 0 else []), url]
+        return subprocess.Popen(args, env=dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime)),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    first = start_browser(site.url("/form.html"))
+    try:
+        assert await asyncio.to_thread(wait_until, lambda: host_pids(runtime), 30)
+        async with mcp_client(front_env(TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_BROWSER="never")) as client:
+            page = await client.call_tool("observe", {"what": "page"})
+            assert not page.is_error and json.loads(page.content[0].text)["url"] == site.url("/form.html")
+            (host,) = host_pids(runtime)
+
+            first.terminate()  # the user quits the browser...
+            first.wait(15)
+            assert await asyncio.to_thread(wait_until, lambda: not alive(host), 15)
+            second = start_browser(site.url("/other.html"))  # ...and starts it again
+            try:
+                assert await asyncio.to_thread(wait_until, lambda: host_pids(runtime), 30)
+                lost = await client.call_tool("observe", {"what": "page"})
+                assert lost.is_error and "was in a browser that restarted since" in lost.content[0].text
+                again = await client.call_tool("observe", {"what": "page"})
+                assert not again.is_error, again.content[0].text
+                assert json.loads(again.content[0].text)["url"] == site.url("/other.html")
+            finally:
+                second.terminate()
+                second.wait(15)
+    finally:
+        if first.poll() is None:
+            first.terminate()
+            first.wait(15)

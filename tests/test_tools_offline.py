@@ -243,3 +243,31 @@ async def test_a_browser_error_reads_as_its_message_and_what_to_do():
     result = await call(fake_session(browser), "interact", {"action": "click", "selector": "#save"})
     assert result.is_error
     assert result.content[0].text == f"#save is covered by div.cookie-banner {HINTS[Code.ELEMENT_COVERED]}"
+
+
+async def test_after_a_restart_of_the_same_browser_the_lost_tab_is_named_once_then_its_focused_tab_is_used():
+    browser = FakeBrowser()
+    browser.hello.extension.browser_run = "run-1"
+    session = fake_session(browser)
+    await call(session, "observe", {"what": "page"})
+    assert browser.methods("page.info")[-1] == {"tab_id": 7}
+
+    # the user quits and starts the browser again: same profile, a new run, new tab ids
+    browser.hello.extension.browser_run = "run-2"
+    browser.tabs = [{"id": 51, "title": "Restored", "url": "http://127.0.0.1/restored", "active": True}]
+    browser.focused = 51
+    lost = await call(session, "observe", {"what": "page"})
+    assert lost.is_error and "The tracked tab (7) was in a browser that restarted since" in lost.content[0].text
+    again = await call(session, "observe", {"what": "page"})
+    assert not again.is_error and browser.methods("page.info")[-1] == {"tab_id": 51}
+
+
+async def test_a_host_that_reconnects_in_the_same_browser_run_keeps_the_tracked_tab():
+    browser = FakeBrowser()
+    browser.hello.extension.browser_run = "run-1"
+    browser.tabs.append({"id": 8, "title": "Second", "url": "http://127.0.0.1/second"})
+    session = fake_session(browser)
+    assert not (await call(session, "configure", {"action": "track", "tab_id": 8})).is_error
+    browser.hello.pid = 4343  # a new host process, the same browser run: its tab ids still hold
+    answer = await call(session, "observe", {"what": "page"})
+    assert not answer.is_error and browser.methods("page.info")[-1] == {"tab_id": 8}

@@ -18,14 +18,19 @@ def text_of(result: CallToolResult) -> str:
 
 
 def payload(result: CallToolResult) -> dict:
-    """The JSON answer of a call that must have succeeded: its last text block that is not the
-    ``_alerts`` block alerts ride on (an alert may come with any answer)."""
+    """The JSON answer of a call that must have succeeded: its last text block that is a JSON object
+    other than the ``_alerts`` block alerts ride on (an alert may come with any answer; an attached
+    image may come with a caption)."""
     assert not result.is_error, result.content[0].text
     for block in reversed(result.content):
-        if block.type == "text":
+        if block.type != "text":
+            continue
+        try:
             data = json.loads(block.text)
-            if not set(data) <= {"_alerts", "_alerts_dropped"}:
-                return data
+        except ValueError:
+            continue
+        if isinstance(data, dict) and not set(data) <= {"_alerts", "_alerts_dropped"}:
+            return data
     raise AssertionError(f"no JSON answer in {result.content!r}")
 
 

@@ -26,7 +26,7 @@ from .. import __version__
 from ..errors import BrowserError, Code, ToolError
 from ..paths import extension_dir, runtime_dir
 from . import embedded
-from .client import BrowserClient
+from .client import BrowserClient, Transport
 from .hosts import connect_all
 from .link import HostLink
 
@@ -86,6 +86,8 @@ Discover = Callable[..., Awaitable[list[HostLink]]]
 class TrackedTab:
     profile_id: str
     tab_id: int
+    #: the run of the browser the tab is in: tab ids do not outlive it
+    browser_run: str = ""
 
 
 class BrowserConnection:
@@ -222,24 +224,25 @@ class BrowserConnection:
         """The browser and tab a call acts on: ``tab_id`` if given, else the tracked tab.
 
         With nothing tracked yet, the browser's focused tab becomes tracked.
-        When the tracked tab's browser is gone (closed, restarted) and the
-        session now works with another, the call fails once with
-        ``tab_gone`` rather than act on a page the agent did not choose;
-        the next call uses the new browser's focused tab. ``follow`` skips
-        that error (for listing tabs, which shows what is tracked).
+        When the tracked tab's browser is gone (closed, or restarted: its
+        tab ids are all new, even with the same profile) the call fails once
+        with ``tab_gone`` rather than act on a page the agent did not choose;
+        the next call uses the browser's focused tab. ``follow`` skips that
+        error (for listing tabs, which shows what is tracked).
         """
         client = await self.client()
         if tab_id is not None:
             return client, await self._with_policy(client, tab_id)
-        profile = client.transport.profile_id
-        if self.tracked and self.tracked.profile_id == profile:
+        profile, run = client.transport.profile_id, _browser_run(client.transport)
+        if self.tracked and self.tracked.profile_id == profile and self.tracked.browser_run == run:
             return client, await self._with_policy(client, self.tracked.tab_id)
         if self.tracked and not follow:
             lost, self.tracked = self.tracked, None
             raise BrowserError(
                 Code.TAB_GONE,
-                f"The tracked tab ({lost.tab_id}) was in a browser that is gone; this session now works with "
-                "another browser.",
+                f"The tracked tab ({lost.tab_id}) was in a browser that "
+                + ("restarted since: its tabs are new." if lost.profile_id == profile else
+                   "is gone; this session now works with another browser."),
             )
         listing = await client.tabs()
         focused = listing.get("focused_tab_id")
@@ -248,7 +251,7 @@ class BrowserConnection:
             if not tabs:
                 raise BrowserError(Code.NO_TAB, "The browser has no open tab to work on.")
             focused = tabs[0]["id"]
-        self.tracked = TrackedTab(profile, focused)
+        self.tracked = TrackedTab(profile, focused, run)
         return client, await self._with_policy(client, focused)
 
     async def _with_policy(self, client: BrowserClient, tab_id: int) -> int:
@@ -318,7 +321,7 @@ class BrowserConnection:
                     if self._link:
                         await self._link.close()
                     self._adopt(chosen)
-            self.tracked = TrackedTab(chosen.profile_id, tab_id)
+            self.tracked = TrackedTab(chosen.profile_id, tab_id, _browser_run(chosen))
             self._last_profile = chosen.profile_id
         return {"browser": chosen.hello.host_id, "tab_id": tab_id, "url": tab.get("url"), "title": tab.get("title")}
 
@@ -374,3 +377,9 @@ async def _launch_lock():
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _browser_run(transport: Transport) -> str:
+    """The run of the transport's browser (empty from a host that does not say)."""
+    extension = transport.hello.extension
+    return extension.browser_run if extension else ""

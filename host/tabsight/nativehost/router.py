@@ -257,6 +257,7 @@ class Host:
                 version=ext.version,
                 browser=ext.browser or frames.BrowserInfo(),
                 profile_id=ext.profile_id or "",
+                browser_run=ext.browser_run or "",
                 protocol=ext.protocol,
             )
             if ext

@@ -34,6 +34,8 @@ class ExtensionInfo(BaseModel):
     version: str
     browser: BrowserInfo = BrowserInfo()
     profile_id: str = ""
+    #: this run of the browser (new after a restart, kept while the browser runs)
+    browser_run: str = ""
 
 
 class Hello(_Frame):
@@ -44,6 +46,7 @@ class Hello(_Frame):
     # extension -> host
     browser: BrowserInfo | None = None
     profile_id: str | None = None
+    browser_run: str | None = None
     # front -> host
     session: str | None = None
     # host -> front

@@ -1,0 +1,121 @@
+"""A desktop for headed browsers: an X server without a screen (Xvfb), a window manager (openbox),
+and what a user does to the browser's window: cover it with another application's window,
+minimize it, look at which window is active and which is on top.
+
+tests/desktop/install.sh installs the Debian packages this needs (xvfb, openbox, xdotool,
+x11-utils). Each Desktop takes a display number no other X server uses, and ends its processes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+TOOLS = ("Xvfb", "openbox", "xdotool", "xmessage", "xprop")
+
+
+def missing_tools() -> list[str]:
+    return [tool for tool in TOOLS if shutil.which(tool) is None]
+
+
+class Desktop:
+    """Xvfb on a free display with openbox running on it; ``env`` is what a program started there needs."""
+
+    def __init__(self, width: int = 1920, height: int = 1080) -> None:
+        self.display = f":{_free_display()}"
+        self.env = dict(os.environ, DISPLAY=self.display)
+        self._cover: subprocess.Popen | None = None
+        self._processes = [subprocess.Popen(
+            ["Xvfb", self.display, "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )]
+        try:
+            _until(lambda: self._x("xprop", "-root", "_NET_SUPPORTED").returncode in (0, 1), "Xvfb to start")
+            self._processes.append(subprocess.Popen(["openbox"], env=self.env, stdout=subprocess.DEVNULL,
+                                                    stderr=subprocess.DEVNULL))
+            _until(lambda: "_NET_ACTIVE_WINDOW" in self._x("xprop", "-root", "_NET_SUPPORTED").stdout,
+                   "openbox to manage the screen")
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        self.uncover()
+        for process in reversed(self._processes):
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+    # -- what a user does -----------------------------------------------------------------------
+
+    def cover(self) -> int:
+        """Another application's window over the whole screen, focused, as an IDE in front; its id."""
+        self.uncover()
+        self._cover = subprocess.Popen(["xmessage", "-geometry", "1920x1080+0+0", "the IDE, in front"],
+                                       env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _until(lambda: self.window_name(self.active_window()) == "xmessage", "the covering window to take the focus")
+        return self.active_window()
+
+    def uncover(self) -> None:
+        if self._cover:
+            self._cover.terminate()
+            self._cover.wait(5)
+            self._cover = None
+
+    def browser_windows(self) -> list[int]:
+        found = self._x("xdotool", "search", "--class", "chromium").stdout.split()
+        return [int(window) for window in found if self.window_state(int(window)) is not None]
+
+    def minimize(self, window: int) -> None:
+        self._x("xdotool", "windowminimize", str(window))
+        _until(lambda: self.window_state(window) == "Iconic", "the window to be minimized")
+
+    def activate(self, window: int) -> None:
+        self._x("xdotool", "windowactivate", str(window))
+        _until(lambda: self.active_window() == window, "the window to be active")
+
+    # -- what the user sees -----------------------------------------------------------------------
+
+    def active_window(self) -> int | None:
+        out = self._x("xdotool", "getactivewindow").stdout.strip()
+        return int(out) if out.isdigit() else None
+
+    def window_name(self, window: int | None) -> str:
+        return self._x("xdotool", "getwindowname", str(window)).stdout.strip() if window else ""
+
+    def top_window(self) -> int | None:
+        """The managed window on top of all others."""
+        stacking = self._x("xprop", "-root", "_NET_CLIENT_LIST_STACKING").stdout.split("#")[-1]
+        windows = [int(w.strip(), 16) for w in stacking.split(",") if w.strip().startswith("0x")]
+        return windows[-1] if windows else None
+
+    def window_state(self, window: int) -> str | None:
+        """Normal, Iconic (minimized) or Withdrawn; None for a window that is not a managed top-level one."""
+        out = self._x("xprop", "-id", str(window), "WM_STATE").stdout
+        for line in out.splitlines():
+            if "window state:" in line:
+                return line.split(":", 1)[1].strip()
+        return None
+
+    def _x(self, *command: str) -> subprocess.CompletedProcess:
+        return subprocess.run(command, env=self.env, capture_output=True, text=True, timeout=10)
+
+
+def _free_display() -> int:
+    for number in range(90, 200):
+        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
+            return number
+    raise RuntimeError("no free X display number between :90 and :199")
+
+
+def _until(condition, what: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        time.sleep(0.05)
