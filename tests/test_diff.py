@@ -42,8 +42,13 @@ def test_jpeg_noise_is_not_a_change():
     assert result.percent_changed < 0.5
 
 
-def test_images_of_different_sizes_are_compared_not_crashed_on():
-    result = diff.compare(png((400, 300)), png((400, 350)))
-    assert result.baseline_size == (400, 300) and result.current_size == (400, 350)
-    assert result.image.size == (400, 350)
-    assert result.regions == [{"x": 0, "y": 300, "width": 400, "height": 50}]
+def test_a_viewport_that_changed_size_is_compared_over_the_common_area_only():
+    # the debugger bar took 56 px off the viewport: the same page, a shorter image; nothing changed
+    result = diff.compare(png((400, 356)), png((400, 300)))
+    assert result.baseline_size == (400, 356) and result.current_size == (400, 300)
+    assert result.compared_size == (400, 300) and result.percent_changed == 0 and result.regions == []
+    # a real change in the common area is still found, and what was not compared is hatched
+    moved = diff.compare(png((400, 300)), png((400, 350), boxes=[((10, 10, 60, 60), (0, 0, 0))]))
+    assert moved.regions == [{"x": 10, "y": 10, "width": 51, "height": 51}]
+    assert moved.image.size == (400, 350)
+    assert moved.image.getpixel((0, 344)) == diff.NOT_COMPARED

@@ -3,9 +3,14 @@
 A pixel has changed when one of its channels differs by more than
 THRESHOLD (JPEG noise stays below it). Changed pixels are grouped into
 regions on a grid of CELL x CELL pixel cells: touching cells form one
-region, reported as its bounding box. Images of different sizes are
-compared over their common area; the rest of the larger one counts as
-changed.
+region, reported as its bounding box.
+
+Images of different sizes are compared over their common area, top-left
+aligned, and only there: the viewport changed size between the two (the
+browser's "started debugging" bar takes 56 px off it while it shows, a window
+was resized), which moves no content at the top and left, so the strip one
+image has and the other has not is no change of the page. The picture shows
+that strip hatched, and ``compared_size`` says what was compared.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from PIL import Image, ImageDraw
 THRESHOLD = 24
 CELL = 8
 CHANGED = (255, 0, 64)
+NOT_COMPARED = (96, 96, 96)
 
 
 @dataclass
@@ -29,16 +35,16 @@ class Diff:
     regions: list[dict[str, int]]
     baseline_size: tuple[int, int]
     current_size: tuple[int, int]
+    #: the common area that was compared (width, height); the same as both sizes when they agree
+    compared_size: tuple[int, int]
 
 
 def compare(baseline: bytes, current: bytes) -> Diff:
     before = _rgb(baseline)
     after = _rgb(current)
-    height, width = max(before.shape[0], after.shape[0]), max(before.shape[1], after.shape[1])
     common_h, common_w = min(before.shape[0], after.shape[0]), min(before.shape[1], after.shape[1])
-    changed = np.ones((height, width), dtype=bool)  # outside the common area: changed
     delta = np.abs(before[:common_h, :common_w].astype(np.int16) - after[:common_h, :common_w].astype(np.int16))
-    changed[:common_h, :common_w] = delta.max(axis=2) > THRESHOLD
+    changed = delta.max(axis=2) > THRESHOLD
     regions = _regions(changed)
     return Diff(
         image=_picture(after, changed, regions),
@@ -46,6 +52,7 @@ def compare(baseline: bytes, current: bytes) -> Diff:
         regions=regions,
         baseline_size=(before.shape[1], before.shape[0]),
         current_size=(after.shape[1], after.shape[0]),
+        compared_size=(common_w, common_h),
     )
 
 
@@ -90,13 +97,16 @@ def _regions(changed: np.ndarray) -> list[dict[str, int]]:
 
 
 def _picture(current: np.ndarray, changed: np.ndarray, regions: list[dict[str, int]]) -> Image.Image:
-    """The current page faded to grey, changed pixels in red, each region boxed."""
-    height, width = changed.shape
-    grey = np.full((height, width), 255, dtype=np.uint8)
-    h, w = current.shape[:2]
-    grey[:h, :w] = (current.mean(axis=2) * 0.35 + 255 * 0.65).astype(np.uint8)
+    """The current page faded to grey, changed pixels in red, each region boxed; what was not compared
+    (the current image beyond the common area) hatched."""
+    grey = (current.mean(axis=2) * 0.35 + 255 * 0.65).astype(np.uint8)
     out = np.repeat(grey[:, :, None], 3, axis=2)
-    out[changed] = CHANGED
+    common_h, common_w = changed.shape
+    beyond = np.ones(grey.shape, dtype=bool)
+    beyond[:common_h, :common_w] = False
+    ys, xs = np.indices(grey.shape)
+    out[beyond & ((xs + ys) % 8 < 2)] = NOT_COMPARED
+    out[:common_h, :common_w][changed] = CHANGED
     img = Image.fromarray(out)
     pen = ImageDraw.Draw(img)
     for r in regions:

@@ -64,6 +64,10 @@ async def generate(session: Session, params: GenerateParams, response: Response)
     }
     if result.baseline_size != result.current_size:
         summary["sizes"] = {"baseline": result.baseline_size, "current": result.current_size}
+        summary["compared"] = (
+            f"the common {result.compared_size[0]}x{result.compared_size[1]} area, top-left: the viewport changed "
+            "size between the two (the browser's debugger bar, a resized window); the rest is hatched, not counted"
+        )
     response.add_image(out.getvalue(), "image/jpeg")
     response.result = summary
 
