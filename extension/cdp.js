@@ -6,6 +6,7 @@
 // detaches.
 
 import { Code, TabsightError } from './errors.js';
+import { HEADLESS } from './identity.js';
 
 const CDP_VERSION = '1.3';
 
@@ -129,10 +130,24 @@ async function attach(tabId) {
   // A page behind another window, minimized, or in a background tab is
   // hidden to Chromium: it draws no frames, and holds trusted mouse input
   // until the window is activated (about 5 s per event). Focus emulation
-  // keeps the page drawing and answering while we are attached, without
-  // raising anything. Sent before any input, so applied before it; not
-  // awaited for the same reason as Page.enable.
-  chrome.debugger.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
+  // keeps such a page drawing and answering while we are attached, without
+  // raising anything (a page in front needs none, and keeps its own focus
+  // events). Sent before any input, so applied before it; not awaited for
+  // the same reason as Page.enable.
+  if (await notInFront(tabId)) {
+    chrome.debugger.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
+  }
+}
+
+async function notInFront(tabId) {
+  try {
+    const tab = await chrome.tabs.get(tabId);
+    const window = await chrome.windows.get(tab.windowId);
+    // (a headless browser's windows are on no screen: none has the focus)
+    return !tab.active || window.state === 'minimized' || (!HEADLESS && !window.focused);
+  } catch {
+    return false; // the tab is going away: the command itself will say so
+  }
 }
 
 async function attachOnce(tabId) {

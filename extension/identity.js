@@ -2,6 +2,9 @@
 // id for the browser profile, and an id for this run of the browser.
 
 const PROFILE_ID_KEY = 'profile_id';
+
+// A headless browser (the embedded one, by default) says so in its user agent.
+export const HEADLESS = /HeadlessChrome/.test(navigator.userAgent);
 const BROWSER_RUN_KEY = 'browser_run';
 
 let profileId = null;

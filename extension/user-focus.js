@@ -14,14 +14,14 @@
 // cannot give the focus to another application; the window manager decides
 // where it goes).
 
+import { HEADLESS } from './identity.js';
+
 // How long Chromium may take to activate the window after a press.
 const ACTIVATION_WAIT_MS = 500;
 const POLL_MS = 25;
-// A headless browser has no windows on anyone's screen, and activates none.
-const HEADLESS = /HeadlessChrome/.test(navigator.userAgent);
 
 export async function keepingUserFocus(tabId, action) {
-  if (HEADLESS) return action();
+  if (HEADLESS) return action(); // its windows are on no screen, and it activates none
   const before = await focusState(tabId);
   try {
     return await action();
