@@ -127,25 +127,28 @@ async def test_a_user_browser_restarted_with_its_profile_names_the_lost_tab_once
         return subprocess.Popen(args, env=dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime)),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
-    first = start_browser(site.url("/form.html"))
+    # (each page is loaded with navigate: a tab given on the command line can stay unloaded beside
+    # --load-extension, a browser bug of its own)
+    first = start_browser("about:blank")
     try:
         assert await asyncio.to_thread(wait_until, lambda: host_pids(runtime), 30)
         async with mcp_client(front_env(TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_BROWSER="never")) as client:
-            page = await client.call_tool("observe", {"what": "page"})
-            assert not page.is_error and json.loads(page.content[0].text)["url"] == site.url("/form.html")
+            page = await client.call_tool("interact", {"action": "navigate", "url": site.url("/form.html")})
+            assert not page.is_error, page.content[0].text
             (host,) = host_pids(runtime)
 
             first.terminate()  # the user quits the browser...
             first.wait(15)
             assert await asyncio.to_thread(wait_until, lambda: not alive(host), 15)
-            second = start_browser(site.url("/other.html"))  # ...and starts it again
+            second = start_browser("about:blank")  # ...and starts it again
             try:
                 assert await asyncio.to_thread(wait_until, lambda: host_pids(runtime), 30)
-                lost = await client.call_tool("observe", {"what": "page"})
+                lost = await client.call_tool("interact", {"action": "navigate", "url": site.url("/other.html")})
                 assert lost.is_error and "was in a browser that restarted since" in lost.content[0].text
-                again = await client.call_tool("observe", {"what": "page"})
+                again = await client.call_tool("interact", {"action": "navigate", "url": site.url("/other.html")})
                 assert not again.is_error, again.content[0].text
-                assert json.loads(again.content[0].text)["url"] == site.url("/other.html")
+                page = await client.call_tool("observe", {"what": "page"})
+                assert json.loads(page.content[0].text)["url"] == site.url("/other.html")
             finally:
                 second.terminate()
                 second.wait(15)
