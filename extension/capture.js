@@ -179,19 +179,27 @@ async function isMinimized(windowId) {
 // call that never answers must not hold the capture), is also worth the
 // debugger's attempt, whose error is the one reported if it fails too.
 async function captureVisibleTab(windowId, format, quality) {
-  let timer;
   try {
     const options = format === 'jpeg' ? { format, quality } : { format };
-    const late = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no frame within ${VISIBLE_TAB_TIMEOUT_MS} ms`)), VISIBLE_TAB_TIMEOUT_MS);
-    });
-    const dataUrl = await Promise.race([chrome.tabs.captureVisibleTab(windowId, options), late]);
+    const dataUrl = await frameWithin(chrome.tabs.captureVisibleTab(windowId, options), VISIBLE_TAB_TIMEOUT_MS);
     return dataUrl.slice(dataUrl.indexOf(',') + 1);
   } catch (err) {
     if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(err.message)) {
       console.warn('tabsight: captureVisibleTab failed, using the debugger', err);
     }
     return null;
+  }
+}
+
+// `capture`'s result, or a rejection once `ms` have passed since `since`
+// without it: a capture that never answers still ends.
+async function frameWithin(capture, ms, since = performance.now()) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no frame within ${ms} ms`)), since + ms - performance.now());
+  });
+  try {
+    return await Promise.race([capture, late]);
   } finally {
     clearTimeout(timer);
   }
@@ -205,20 +213,15 @@ export async function debuggerShot(tabId, { format, quality }, clip, signal) {
   const options = { format, optimizeForSpeed: true, captureBeyondViewport: clip !== null };
   if (clip) options.clip = { ...clip, scale: 1 };
   if (format !== 'png') options.quality = quality;
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no frame within ${CDP_ATTEMPT_TIMEOUT_MS} ms`)),
-      CDP_ATTEMPT_TIMEOUT_MS);
-  });
+  const started = performance.now(); // the attempt's time includes keeping frames coming
   try {
     await keepFramesComing(tabId, signal);
-    const { data } = await Promise.race([send(tabId, 'Page.captureScreenshot', options, signal), timeout]);
+    const shot = send(tabId, 'Page.captureScreenshot', options, signal);
+    const { data } = await frameWithin(shot, CDP_ATTEMPT_TIMEOUT_MS, started);
     return data;
   } catch (err) {
     if (signal.aborted) throw err;
     throw new TabsightError(Code.CAPTURE_FAILED, `Page.captureScreenshot failed: ${err.message}`);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -38,6 +38,7 @@
 
   // ---- the flat tree: what is rendered, shadow trees and slotted nodes in place ----
 
+  // A node's children as rendered: its shadow root's, a slot's assigned nodes (else its fallback).
   function flatChildren(node) {
     if (node.shadowRoot) return node.shadowRoot.childNodes;
     if (node.localName === 'slot') {
@@ -421,6 +422,6 @@
   }
 
   Object.assign(globalThis.__tabsightParts ??= {}, {
-    HIDEABLE, roleOf, nameOf, idRefs, standInOf, controlOf, identify, describe,
+    HIDEABLE, flatChildren, roleOf, nameOf, idRefs, standInOf, controlOf, identify, describe,
   });
 })();

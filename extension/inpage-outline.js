@@ -8,7 +8,7 @@
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { collapse, clip, frameDocument, frameOffset, roleOf, nameOf } = globalThis.__tabsightParts;
+  const { collapse, clip, frameDocument, frameOffset, flatChildren, roleOf, nameOf } = globalThis.__tabsightParts;
 
   // not text a reader sees
   const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'canvas', 'object',
@@ -137,7 +137,7 @@
         this.flush();
         if (tag === 'li') this.start('- ');
       }
-      for (const child of childrenOf(element)) {
+      for (const child of flatChildren(element)) {
         if (child.nodeType === Node.TEXT_NODE) {
           if (!child.data.trim()) {
             if (this.run) this.inline(' ');
@@ -190,16 +190,6 @@
     else value = element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? collapse(element.innerText);
     value = clip(collapse(value), MAX_VALUE);
     return `${name || role || tag}: ${value || '(empty)'}`;
-  }
-
-  // An element's children as rendered: its shadow root's, a slot's assigned nodes.
-  function childrenOf(element) {
-    if (element.shadowRoot) return element.shadowRoot.childNodes;
-    if (element.localName === 'slot') {
-      const assigned = element.assignedNodes({ flatten: true });
-      if (assigned.length) return assigned;
-    }
-    return element.childNodes;
   }
 
   const boxOf = (rect, offset) => ({
