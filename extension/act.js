@@ -105,6 +105,16 @@ function pointParam(params) {
   return { x, y };
 }
 
+// The viewport ({width, height}) of the screenshot a point was taken from, if the caller knows it.
+function viewportParam(params) {
+  const { viewport } = params;
+  if (viewport === undefined) return null;
+  if (!Number.isInteger(viewport?.width) || !Number.isInteger(viewport?.height)) {
+    throw badRequest(`Invalid viewport: ${JSON.stringify(viewport)} (allowed: {width, height}, CSS px integers)`);
+  }
+  return viewport;
+}
+
 // Where the action lands: the located element's point, or the given one.
 async function locateTarget(tabId, selector, point, { focusOnly = false } = {}) {
   if (!selector) return { ...point, target: null };
@@ -118,7 +128,7 @@ async function perform(tabId, action, selector, point, params, signal) {
     case 'click':
     case 'hover': {
       if (!selector && !point) throw badRequest(`${action} needs a target: label, selector, or x and y`);
-      return exclusive(tabId, () => pointerAction(tabId, action, selector, point, signal));
+      return exclusive(tabId, () => pointerAction(tabId, action, selector, point, viewportParam(params), signal));
     }
     case 'type': {
       const text = typeof params.text === 'string' ? params.text : null;
@@ -160,8 +170,15 @@ async function perform(tabId, action, selector, point, params, signal) {
 // the target, press and release (click), and read what the guard saw. A
 // miss on the first try (the page moved the target, or covered it, as the
 // pointer came or as it pressed) is tried once more from a fresh locate.
-async function pointerAction(tabId, action, selector, point, signal) {
+async function pointerAction(tabId, action, selector, point, viewport, signal) {
   signal?.throwIfAborted(); // cancelled while it waited its turn
+  // Attached before locating: in a headed browser the first attachment's
+  // debugging bar resizes the page, and that has settled (cdp.js) before
+  // anything is measured, so the point holds until the press.
+  return withDebugger(tabId, () => aimAndPress(tabId, action, selector, point, viewport, signal));
+}
+
+async function aimAndPress(tabId, action, selector, point, viewport, signal) {
   let moved = null; // the first try's miss: what was at the point instead
   for (let attempt = 1; ; attempt++) {
     const aimed = await abortable(inPage(tabId, 'aim', selector, point, action), signal);
@@ -170,23 +187,20 @@ async function pointerAction(tabId, action, selector, point, signal) {
     }
     const { x, y, guard, target } = aimed;
     const where = `(${Math.round(x)}, ${Math.round(y)})`;
-    let outcome;
+    let outcome = {};
     let report = null;
     try {
-      outcome = await withDebugger(tabId, async () => {
-        await mouse(tabId, 'mouseMoved', x, y, signal);
-        if (selector) {
-          const check = await abortable(inPage(tabId, 'checkHit', guard), signal);
-          if (!check.ok) return { missed: { when: 'move', ...check } };
-        }
-        if (action === 'click') {
-          await keepingUserFocus(tabId, async () => {
-            await mouse(tabId, 'mousePressed', x, y, signal);
-            await mouse(tabId, 'mouseReleased', x, y, signal);
-          });
-        }
-        return {};
-      });
+      if (!selector) sameViewport(viewport, aimed.viewport, where);
+      await mouse(tabId, 'mouseMoved', x, y, signal);
+      const check = selector ? await abortable(inPage(tabId, 'checkHit', guard), signal) : { ok: true };
+      if (!check.ok) {
+        outcome = { missed: { when: 'move', ...check } };
+      } else if (action === 'click') {
+        await keepingUserFocus(tabId, async () => {
+          await mouse(tabId, 'mousePressed', x, y, signal);
+          await mouse(tabId, 'mouseReleased', x, y, signal);
+        });
+      }
     } finally {
       report = await abortable(inPageIfLoaded(tabId, 'disarm', guard), signal).catch(() => null);
     }
@@ -202,6 +216,16 @@ async function pointerAction(tabId, action, selector, point, signal) {
     }
     throw new TabsightError(Code.ELEMENT_COVERED, missedMessage(action, selector, target, missed, where));
   }
+}
+
+// A point comes from a screenshot: it means the same place only in a
+// viewport of that screenshot's size (a bar that came or went since, or a
+// resized window, moves whatever is laid out from the bottom or the right).
+function sameViewport(expected, now, where) {
+  if (!expected || (expected.width === now.width && expected.height === now.height)) return;
+  throw new TabsightError(Code.VIEWPORT_CHANGED,
+    `Did not act at ${where}: the viewport is ${now.width}x${now.height} now, and was ` +
+    `${expected.width}x${expected.height} in the screenshot these coordinates came from.`);
 }
 
 function movedNote(moved) {

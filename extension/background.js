@@ -2,12 +2,14 @@
 
 import { act, waitFor } from './act.js';
 import { captureTab } from './capture.js';
+import { allowAgain, releaseIdle, setBarSilent } from './cdp.js';
 import { crashedError, hasCrashed, whenCrashed } from './crashes.js';
 import {
   answerDialog, dialogOpenError, setDialogPolicy, takeAnswered, verifiedOpenDialog, whenDialogOpens,
 } from './dialogs.js';
 import { findElements } from './discovery.js';
 import { execute } from './execute.js';
+import { noteActivity } from './identity.js';
 import { ensureConnected, sendEvent, serve } from './native.js';
 import { pageInfo, pageOutline } from './page.js';
 import { captureUrl } from './owned.js';
@@ -33,6 +35,7 @@ const methods = {
   'page.execute': guarded(execute),
   'dialog.answer': answerDialog,
   'dialog.policy': setDialogPolicy,
+  'debugger.allow': async () => allowAgain(),
 };
 
 // A method on a tab that crashed, or that has an open dialog, is refused at
@@ -73,7 +76,11 @@ function guarded(handler, { refuse = true } = {}) {
 
 // At top level so it runs whenever the worker starts: install, browser
 // start, and every wake. An open native port then keeps the worker alive.
-serve(methods);
+serve(methods, {
+  // tabsight's own browser runs with --silent-debugger-extension-api (no bar)
+  onHello: (hello) => setBarSilent(typeof hello.embedded === 'string'),
+  events: { fronts: ({ count }) => { if (count === 0) releaseIdle(); } },
+});
 // Listeners registered at top level too: they are what wakes the worker.
 startTelemetry();
 
@@ -92,18 +99,22 @@ chrome.alarms.get(RECONNECT_ALARM).then((alarm) => {
   if (!alarm) chrome.alarms.create(RECONNECT_ALARM, { periodInMinutes: 0.5 });
 });
 
-// The user looking at a tab tells the host which browser is in use.
-// Popups (among them the windows tabsight opens for a capture) are not
-// where the user looks at pages.
+// The user looking at a tab tells the host which browser is in use, and is
+// remembered for the next hello (after a worker or browser restart: see
+// getLastActive). Popups (among them the windows tabsight opens for a capture)
+// are not where the user looks at pages.
 chrome.tabs.onActivated.addListener(async ({ tabId, windowId }) => {
   try {
-    if ((await chrome.windows.get(windowId)).type === 'normal') sendEvent('activity', { tab_id: tabId });
+    if ((await chrome.windows.get(windowId)).type !== 'normal') return;
   } catch {
-    // the window closed meanwhile: nobody is looking at it
+    return; // the window closed meanwhile: nobody is looking at it
   }
+  noteActivity();
+  sendEvent('activity', { tab_id: tabId });
 });
 chrome.windows.onFocusChanged.addListener(async (windowId) => {
   if (windowId === chrome.windows.WINDOW_ID_NONE) return; // focus left the browser
+  noteActivity();
   try {
     const [tab] = await chrome.tabs.query({ active: true, windowId });
     if (tab) sendEvent('activity', { tab_id: tab.id });

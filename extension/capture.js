@@ -4,13 +4,15 @@
 // chrome.tabs.captureVisibleTab is the fast path (about 11 ms for a 1280x720
 // JPEG) but only sees the active tab of a window, only encodes JPEG/PNG, and
 // Chrome refuses more than 2 calls per second. Everything else goes through
-// the debugger's Page.captureScreenshot, which has none of those limits.
+// the debugger's Page.captureScreenshot, which has none of those limits. In
+// a headed browser the debugger costs the user a bar over every window, so
+// there a WebP of a visible tab is taken as PNG, and the host encodes it.
 //
 // The answer is a list of tiles, each with its place on the page in CSS
 // pixels: one for a viewport or an element, several for a document taller
 // than a vision model accepts (region.js).
 
-import { withDebugger, send } from './cdp.js';
+import { barCosts, debuggingBarShown, withDebugger, send } from './cdp.js';
 import { Code, TabsightError } from './errors.js';
 import { boolParam, enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { documentRegion, elementRegion, tiles } from './region.js';
@@ -56,19 +58,20 @@ export async function captureTab(params, signal) {
   if (options.fullPage || options.selector) {
     const { viewport, devicePixelRatio } = (await metrics) ??
       { viewport: { width: tab.width }, devicePixelRatio: lastDevicePixelRatio };
-    const page = { viewportWidth: viewport.width, scale: devicePixelRatio };
+    const page = { viewportWidth: viewport.width, scale: devicePixelRatio, restoreScrollbars: true };
     const area = await withDebugger(tabId, () => captureArea(tabId, options, page, signal));
     return { ...area, mime_type: `image/${options.format}`, ...(await describeTab(tabId, metrics)), method: 'cdp' };
   }
 
   let data = null;
   let method = 'visible_tab';
-  if (tab.active && VISIBLE_TAB_FORMATS.has(options.format) && !(await isMinimized(tab.windowId)) &&
-    takeVisibleTabSlot()) {
-    data = await captureVisibleTab(tab.windowId, options.format, options.quality);
+  let encoded = visibleTabFormat(options.format);
+  if (tab.active && encoded && !(await isMinimized(tab.windowId)) && await takeVisibleTabSlot()) {
+    data = await captureVisibleTab(tab.windowId, encoded, options.quality);
   }
   if (data === null) {
     method = 'cdp';
+    encoded = options.format;
     for (let attempt = 1; data === null; attempt++) {
       signal.throwIfAborted();
       try {
@@ -84,10 +87,16 @@ export async function captureTab(params, signal) {
   return {
     tiles: [{ data, x: 0, y: 0, width, height }],
     region: 'viewport',
-    mime_type: `image/${options.format}`,
+    mime_type: `image/${encoded}`,
     ...described,
     method,
   };
+}
+
+// What captureVisibleTab can take the format as (null: only the debugger can).
+function visibleTabFormat(format) {
+  if (VISIBLE_TAB_FORMATS.has(format)) return format;
+  return barCosts() ? 'png' : null;
 }
 
 // The format, quality and region asked for: shared by `capture` and `capture.url`.
@@ -102,23 +111,59 @@ export function captureOptions(params) {
 
 // The element's box or the whole document, in tiles, through the debugger
 // (the caller holds the attachment). `scale` is device pixels per CSS pixel.
-export async function captureArea(tabId, options, { viewportWidth, scale }, signal) {
+// A tile inside the viewport is taken as it is shown; only one outside it is
+// drawn beyond the viewport, which leaves the page without its scrollbars:
+// with `restoreScrollbars` they are brought back afterwards, also when a
+// capture fails (a window tabsight opened for one capture needs no care).
+export async function captureArea(tabId, options, { viewportWidth, scale, restoreScrollbars = false }, signal) {
   const region = options.selector
     ? await elementRegion(tabId, options.selector)
     : await documentRegion(tabId, viewportWidth, signal);
+  const { cssVisualViewport: viewport } = await send(tabId, 'Page.getLayoutMetrics', {}, signal);
   const shots = [];
   let chars = 0;
   let truncated = false;
-  for (const clip of tiles(region, scale)) {
-    if (chars > MAX_TILES_CHARS) {
-      truncated = true;
-      break;
+  let drewBeyond = false;
+  try {
+    for (const clip of tiles(region, scale)) {
+      if (chars > MAX_TILES_CHARS) {
+        truncated = true;
+        break;
+      }
+      const beyondViewport = !isInside(clip, viewport);
+      drewBeyond ||= beyondViewport;
+      const data = await debuggerShot(tabId, options, clip, signal, { beyondViewport });
+      chars += data.length;
+      shots.push({ data, ...clip });
     }
-    const data = await debuggerShot(tabId, options, clip, signal);
-    chars += data.length;
-    shots.push({ data, ...clip });
+  } finally {
+    if (drewBeyond && restoreScrollbars) await bringScrollbarsBack(tabId);
   }
   return { tiles: shots, region: options.selector ? 'element' : 'page', truncated };
+}
+
+// Whether a clip (document CSS pixels) lies within the visible part of the page.
+function isInside(clip, { pageX, pageY, clientWidth, clientHeight }) {
+  return clip.x >= pageX && clip.y >= pageY &&
+    clip.x + clip.width <= pageX + clientWidth && clip.y + clip.height <= pageY + clientHeight;
+}
+
+// For a capture beyond the viewport Chromium lays the page out at the clip's
+// size, then at its own size again, but a headed Chromium (156) keeps the
+// scrollbars of the large size: none, until the page's size or content
+// changes. Emulation.setScrollbarsHidden, clearing the device metrics and
+// detaching do not bring them back (measured); a moment at another height
+// does. The height only shrinks, so the scroll position stays. The tab may be
+// gone by now: then there is nothing to restore.
+async function bringScrollbarsBack(tabId) {
+  try {
+    const { height } = await chrome.tabs.get(tabId);
+    await send(tabId, 'Emulation.setDeviceMetricsOverride',
+      { width: 0, height: Math.max(1, height - 1), deviceScaleFactor: 0, mobile: false });
+    await send(tabId, 'Emulation.clearDeviceMetricsOverride');
+  } catch (err) {
+    console.warn('tabsight: could not restore the scrollbars after a capture', err);
+  }
 }
 
 async function describeTab(tabId, metrics) {
@@ -157,12 +202,21 @@ async function settledTab(tabId, signal) {
 }
 
 // Rolling one-second window: room while fewer than 2 calls started in it.
-function takeVisibleTabSlot() {
-  const now = performance.now();
-  while (visibleTabCalls.length && now - visibleTabCalls[0] >= 1000) visibleTabCalls.shift();
-  if (visibleTabCalls.length >= VISIBLE_TAB_CALLS_PER_SECOND) return false;
-  visibleTabCalls.push(now);
-  return true;
+// Without room the debugger takes the capture, except in a headed browser
+// whose debugging bar is not showing: waiting (at most a second) for room
+// costs less than bringing the bar, and the resize it makes, over the
+// user's windows.
+async function takeVisibleTabSlot() {
+  for (;;) {
+    const now = performance.now();
+    while (visibleTabCalls.length && now - visibleTabCalls[0] >= 1000) visibleTabCalls.shift();
+    if (visibleTabCalls.length < VISIBLE_TAB_CALLS_PER_SECOND) {
+      visibleTabCalls.push(now);
+      return true;
+    }
+    if (!barCosts() || debuggingBarShown()) return false;
+    await new Promise((resolve) => { setTimeout(resolve, visibleTabCalls[0] + 1000 - now); });
+  }
 }
 
 // A minimized window has no frame for captureVisibleTab to take: it never
@@ -206,17 +260,20 @@ async function frameWithin(capture, ms, since = performance.now()) {
 }
 
 // One Page.captureScreenshot, of the viewport or of a clip (document CSS
-// pixels, drawn beyond the viewport if need be); the caller holds the
+// pixels; `beyondViewport` for one not all on screen); the caller holds the
 // debugger. Bounded in time: a command that never answers still ends, and
-// the caller's detach is what frees it.
-export async function debuggerShot(tabId, { format, quality }, clip, signal) {
-  const options = { format, optimizeForSpeed: true, captureBeyondViewport: clip !== null };
+// the caller's detach is what frees it. A capture beyond the viewport is not
+// given up when the signal aborts: Chromium lays the page out at its own size
+// again only as the capture ends, and restoring the scrollbars or detaching
+// before that leaves the page at the capture's size (measured: 8000 px high).
+export async function debuggerShot(tabId, { format, quality }, clip, signal, { beyondViewport = false } = {}) {
+  const options = { format, optimizeForSpeed: true, captureBeyondViewport: beyondViewport };
   if (clip) options.clip = { ...clip, scale: 1 };
   if (format !== 'png') options.quality = quality;
   const started = performance.now(); // the attempt's time includes keeping frames coming
   try {
     await keepFramesComing(tabId, signal);
-    const shot = send(tabId, 'Page.captureScreenshot', options, signal);
+    const shot = send(tabId, 'Page.captureScreenshot', options, beyondViewport ? undefined : signal);
     const { data } = await frameWithin(shot, CDP_ATTEMPT_TIMEOUT_MS, started);
     return data;
   } catch (err) {

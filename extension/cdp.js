@@ -1,33 +1,115 @@
 // chrome.debugger (CDP) access shared between concurrent users of a tab.
 //
-// One extension can hold only one attachment per tab, and in a headed
-// browser every attachment shows the "started debugging this browser" bar,
-// so users of a tab share one attachment, counted, and the last one out
-// detaches.
+// One extension can hold only one attachment per tab, so users of a tab
+// share one attachment, counted, and the last one out detaches after an
+// idle time.
+//
+// In a headed browser every attachment shows the "started debugging this
+// browser" bar, in every window, and the bar resizes every page's viewport
+// (by about 56 px) when it comes and again when it goes. So there:
+// - an attachment is kept for the agent's whole active stretch (until
+//   STRETCH_IDLE_MS pass without a use), not dropped and made again per
+//   action: one arrival of the bar per stretch, not two resizes per action;
+// - the first attachment of a stretch waits for the bar's resize to land
+//   before anyone measures or acts on the page (settleBar), so coordinates
+//   are never taken on one side of the resize and used on the other;
+// - when the user clicks Cancel on the bar, Chrome detaches every tab, and
+//   tabsight attaches again only once the agent has asked the user and
+//   called configure({action:'debugger'}) (allowAgain): the user's no is
+//   an answer, not a glitch to retry.
 
 import { Code, TabsightError } from './errors.js';
 import { HEADLESS } from './identity.js';
 
 const CDP_VERSION = '1.3';
 
-// tabId -> { users, attached: Promise<void>, detached: Promise<void> | null, idleTimer }
-const attachments = new Map();
+// Attaching and detaching cost about 20 ms together, more than a capture, so
+// the last user out leaves the attachment for a while: a burst of calls pays
+// for one attach. Headless, nobody sees an attachment, and it goes soon after
+// the last use (a page's dialogs are answered by the policy, unattached);
+// headed, the bar is what costs, and the attachment lasts the agent's stretch.
+const IDLE_DETACH_MS = 3000;
+const STRETCH_IDLE_MS = 30_000;
+const idleDetachMs = () => (barCosts() ? STRETCH_IDLE_MS : IDLE_DETACH_MS);
+// Chrome keeps the bar this long after the last detach (a new attachment
+// meanwhile finds it still up: no resize), then removes it.
+const BAR_LINGER_MS = 5000;
+// How long the bar may take to show (and resize the page) after an attach,
+// and how long the page's size must then hold still to count as settled.
+const BAR_ARRIVAL_MS = 1500;
+const BAR_STEADY_MS = 100;
+const POLL_MS = 20;
 
-// Chrome detaches on its own when the tab closes or the user dismisses the
+// tabId -> { users, attached: Promise<void>, detached: Promise<void> | null, idleTimer, focusEmulation }
+const attachments = new Map();
+// when the last attachment went (the bar lingers after it)
+let lastDetachAt = -Infinity;
+// the user clicked Cancel on the debugging bar, and the agent has not yet been allowed to go on
+let canceledByUser = false;
+
+// Chrome detaches on its own when the tab closes or the user cancels the
 // debugging bar; forget the attachment so the next user attaches afresh.
-chrome.debugger.onDetach.addListener(({ tabId }) => {
+chrome.debugger.onDetach.addListener(({ tabId }, reason) => {
   if (tabId !== undefined) attachments.delete(tabId);
+  if (attachments.size === 0) lastDetachAt = performance.now();
+  if (reason === 'canceled_by_user') canceledByUser = true;
 });
 
-// { detach: 'now' } releases the attachment as soon as its last user is
-// done, instead of after IDLE_DETACH_MS.
+// tabsight's own headed browser runs with --silent-debugger-extension-api:
+// its host says so in its hello (setBarSilent), and there is no bar to spare.
+let barSilent = false;
+
+export function setBarSilent(silent) {
+  barSilent = silent;
+}
+
+// Whether an attachment shows the debugging bar to the user.
+export const barCosts = () => !HEADLESS && !barSilent;
+
+// Whether the debugging bar shows now: attached, or detached so recently
+// that Chrome has not removed the bar yet.
+export function debuggingBarShown() {
+  return barCosts() && (attachments.size > 0 || performance.now() - lastDetachAt < BAR_LINGER_MS);
+}
+
+// No MCP session is left: nobody's stretch of work goes on, so the
+// attachments nobody uses go now (and the bar with them), not after the idle time.
+export function releaseIdle() {
+  for (const [tabId, entry] of attachments) {
+    if (entry.users > 0 || entry.detached) continue;
+    clearTimeout(entry.idleTimer);
+    detachIdle(tabId, entry);
+  }
+}
+
+// The agent asked the user, who agreed: attach again when needed.
+export function allowAgain() {
+  const was = canceledByUser;
+  canceledByUser = false;
+  return { debugger: 'allowed', was_canceled_by_user: was };
+}
+
+function canceledError() {
+  return new TabsightError(Code.DEBUGGER_CANCELED,
+    'The user clicked Cancel on the browser\'s "tabsight started debugging this browser" bar, so tabsight ' +
+    'stopped acting on their tabs and will not attach again on its own.');
+}
+
+// { detach: 'now' } drops the attachment as soon as its last user is done
+// (renew), instead of after the idle time.
 export async function withDebugger(tabId, fn, { detach = 'idle' } = {}) {
   const entry = await acquire(tabId);
-  return runAttached(tabId, entry, fn, detach === 'now' ? 0 : IDLE_DETACH_MS);
+  if (detach !== 'now') return runAttached(tabId, entry, fn, idleDetachMs());
+  try {
+    return await fn();
+  } finally {
+    renew(tabId, entry);
+  }
 }
 
 // As withDebugger, but runs `fn` unattached where Chrome refuses to attach
-// (browser pages such as chrome://newtab, or another debugger's tab).
+// (browser pages such as chrome://newtab, or another debugger's tab), or
+// where the user has cancelled tabsight's debugging.
 export async function withDebuggerIfAllowed(tabId, fn) {
   let entry;
   try {
@@ -35,7 +117,7 @@ export async function withDebuggerIfAllowed(tabId, fn) {
   } catch {
     return fn();
   }
-  return runAttached(tabId, entry, fn, IDLE_DETACH_MS);
+  return runAttached(tabId, entry, fn, idleDetachMs());
 }
 
 async function runAttached(tabId, entry, fn, detachDelayMs) {
@@ -60,15 +142,22 @@ export async function hold(tabId) {
   return () => {
     if (released) return;
     released = true;
-    release(tabId, entry, IDLE_DETACH_MS);
+    release(tabId, entry, idleDetachMs());
   };
 }
 
 // Rejects with the signal's reason as soon as it aborts, so the caller's
-// withDebugger finally runs and detaches, which also ends the command.
+// withDebugger finally runs and detaches, which also ends the command. A
+// command cut short by the user's Cancel on the bar says so.
 export function send(tabId, method, params = {}, signal = undefined) {
   signal?.throwIfAborted();
-  const command = chrome.debugger.sendCommand({ tabId }, method, params);
+  const command = chrome.debugger.sendCommand({ tabId }, method, params).catch(async (err) => {
+    if (/not attached|detached/i.test(err.message)) {
+      await new Promise((resolve) => { setTimeout(resolve, POLL_MS); }); // onDetach says why, just after
+      if (canceledByUser) throw canceledError();
+    }
+    throw err;
+  });
   if (!signal) return command;
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -77,7 +166,12 @@ export function send(tabId, method, params = {}, signal = undefined) {
   });
 }
 
+// Whether an error is the user's Cancel (which callers that report errors
+// per step must pass on instead of reporting).
+export const isCanceledByUser = (err) => err instanceof TabsightError && err.code === Code.DEBUGGER_CANCELED;
+
 async function acquire(tabId) {
+  if (canceledByUser) throw canceledError();
   for (;;) {
     const entry = attachments.get(tabId);
     if (!entry) break;
@@ -89,10 +183,12 @@ async function acquire(tabId) {
     entry.users++;
     clearTimeout(entry.idleTimer);
     await entry.attached; // on failure the entry is already gone from the map
+    syncFocusEmulation(tabId, entry);
     return entry;
   }
-  const entry = { users: 1, attached: null, detached: null };
-  entry.attached = attach(tabId).catch((err) => {
+  const entry = { users: 1, attached: null, detached: null, focusEmulation: false };
+  const barUp = !barCosts() || debuggingBarShown();
+  entry.attached = attach(tabId, entry, barUp).catch((err) => {
     if (attachments.get(tabId) === entry) attachments.delete(tabId);
     throw err;
   });
@@ -101,16 +197,27 @@ async function acquire(tabId) {
   return entry;
 }
 
-// Attaching and detaching cost about 20 ms together, more than a capture, so
-// the last user out leaves the attachment for IDLE_DETACH_MS: a burst of
-// captures pays for one attach. It is still released soon after the last
-// use, and at once when the tab closes.
-const IDLE_DETACH_MS = 3000;
-
 function release(tabId, entry, delayMs) {
   entry.users--;
   if (entry.users > 0 || attachments.get(tabId) !== entry) return;
   entry.idleTimer = setTimeout(() => detachIdle(tabId, entry), delayMs);
+}
+
+// The last user out drops the attachment at once, and with it whatever its
+// commands switched on (domains, overrides, interception: execute's steps).
+// Where the bar costs, a clean attachment is made again at once for the
+// rest of the stretch: within the bar's linger, so no resize comes of it.
+async function renew(tabId, entry) {
+  entry.users--;
+  if (entry.users > 0 || attachments.get(tabId) !== entry) return;
+  clearTimeout(entry.idleTimer);
+  detachIdle(tabId, entry);
+  if (!barCosts()) return;
+  try {
+    release(tabId, await acquire(tabId), idleDetachMs());
+  } catch {
+    // the tab is gone, or the user cancelled: nothing to keep
+  }
 }
 
 function detachIdle(tabId, entry) {
@@ -119,24 +226,35 @@ function detachIdle(tabId, entry) {
     .catch(() => {}) // already detached (tab closed, bar dismissed): nothing to free
     .finally(() => {
       if (attachments.get(tabId) === entry) attachments.delete(tabId);
+      if (attachments.size === 0) lastDetachAt = performance.now();
     });
 }
 
-async function attach(tabId) {
+async function attach(tabId, entry, barUp) {
+  const before = barUp ? null : await viewportHeight(tabId);
   await attachOnce(tabId);
   // Dialogs that open while attached are reported (and answerable) only with
   // the Page domain on. Not awaited: behind an open dialog it never answers.
   chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
-  // A page behind another window, minimized, or in a background tab is
-  // hidden to Chromium: it draws no frames, and holds trusted mouse input
-  // until the window is activated (about 5 s per event). Focus emulation
-  // keeps such a page drawing and answering while we are attached, without
-  // raising anything (a page in front needs none, and keeps its own focus
-  // events). Sent before any input, so applied before it; not awaited for
-  // the same reason as Page.enable.
-  if (await notInFront(tabId)) {
-    chrome.debugger.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
-  }
+  await syncFocusEmulation(tabId, entry);
+  if (before !== null) await settleBar(tabId, before);
+}
+
+// A page behind another window, minimized, or in a background tab is hidden
+// to Chromium: it draws no frames, and holds trusted mouse input until the
+// window is activated (about 5 s per event). Focus emulation keeps such a
+// page drawing and answering while we are attached (it ends with the
+// attachment: a wheel event is scrolled after its command has answered),
+// without raising anything; a page in front needs none, and keeps its own
+// focus events. The user moves windows during a stretch, so this is checked
+// at every use. The
+// command is not awaited: behind an open dialog it never answers, and it is
+// applied before any later command (input) all the same.
+async function syncFocusEmulation(tabId, entry) {
+  const wanted = await notInFront(tabId);
+  if (wanted === entry.focusEmulation) return;
+  entry.focusEmulation = wanted;
+  chrome.debugger.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: wanted }).catch(() => {});
 }
 
 async function notInFront(tabId) {
@@ -147,6 +265,33 @@ async function notInFront(tabId) {
     return !tab.active || window.state === 'minimized' || (!HEADLESS && !window.focused);
   } catch {
     return false; // the tab is going away: the command itself will say so
+  }
+}
+
+// Waits until the bar that this attachment brought has resized the page and
+// the size holds still; returns at BAR_ARRIVAL_MS if it never changes (a
+// browser that shows no bar: --silent-debugger-extension-api).
+async function settleBar(tabId, before) {
+  const deadline = performance.now() + BAR_ARRIVAL_MS;
+  let height = before;
+  let steadySince = null;
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => { setTimeout(resolve, POLL_MS); });
+    const now = await viewportHeight(tabId);
+    if (now !== height) {
+      height = now;
+      steadySince = performance.now();
+    } else if (steadySince !== null && performance.now() - steadySince >= BAR_STEADY_MS) {
+      return;
+    }
+  }
+}
+
+async function viewportHeight(tabId) {
+  try {
+    return (await chrome.tabs.get(tabId)).height;
+  } catch {
+    return null;
   }
 }
 

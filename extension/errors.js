@@ -35,6 +35,8 @@ export const Code = Object.freeze({
   BAD_FRAME: 'bad_frame',
   FRAME_TOO_LARGE: 'frame_too_large',
   FORBIDDEN: 'forbidden',
+  DEBUGGER_CANCELED: 'debugger_canceled',
+  VIEWPORT_CHANGED: 'viewport_changed',
 });
 
 export class TabsightError extends Error {

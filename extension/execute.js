@@ -4,11 +4,11 @@
 // Both go through the debugger: the script with Runtime.evaluate (awaited,
 // returned by value; page CSP does not apply), each CDP step with its own
 // bound. Every step's result or error is reported; a step that times out
-// ends the call. The attachment is released at once afterwards (not after
+// ends the call. The attachment is dropped at once afterwards (not after
 // the usual idle delay): what the steps switched on (domains, overrides,
-// interception) must not outlive the call.
+// interception) must not outlive the call (cdp.js renew).
 
-import { send, withDebugger } from './cdp.js';
+import { isCanceledByUser, send, withDebugger } from './cdp.js';
 import { badRequest } from './errors.js';
 import { MAX_CDP_STEPS } from './limits.js';
 import { intParam, optionalStringParam, tabIdParam } from './params.js';
@@ -85,14 +85,19 @@ function cut(value, maxChars) {
   return `${json.slice(0, maxChars)}… [truncated: ${json.length} chars]`;
 }
 
-// A CDP call's { result } or { error }, or { error, timed_out } past the bound.
+// A CDP call's { result } or { error }, or { error, timed_out } past the bound;
+// the user's Cancel on the debugging bar rejects.
 async function bounded(command, timeoutMs) {
   let timer;
   const timeout = new Promise((resolve) => {
     timer = setTimeout(() => resolve({ error: `timed out after ${timeoutMs} ms`, timed_out: true }), timeoutMs);
   });
   try {
-    return await Promise.race([command.then((result) => ({ result }), (err) => ({ error: err.message })), timeout]);
+    const outcome = command.then((result) => ({ result }), (err) => {
+      if (isCanceledByUser(err)) throw err; // not a step's failure: the whole call stops
+      return { error: err.message };
+    });
+    return await Promise.race([outcome, timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -87,7 +87,7 @@
     }
     guard = current;
     delete found.element; // the element itself cannot leave the page
-    return { ...found, guard: id };
+    return { ...found, guard: id, viewport: { width: innerWidth, height: innerHeight } };
   }
 
   // The top window and every same-origin frame's, and the target's own.

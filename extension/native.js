@@ -3,7 +3,7 @@
 // docs/wire-protocol.md; Chrome does the length-prefix framing.
 
 import { Code, TabsightError, badRequest, toWireError } from './errors.js';
-import { getBrowserInfo, getBrowserRun, getProfileId } from './identity.js';
+import { getBrowserInfo, getBrowserRun, getLastActive, getProfileId } from './identity.js';
 import { PROTOCOL_VERSION } from './limits.js';
 
 const HOST_NAME = 'dev.tabsight.host';
@@ -11,6 +11,8 @@ const FIRST_RETRY_DELAY_MS = 100;
 const MAX_RETRY_DELAY_MS = 5000;
 
 let handlers = {};
+// what the host tells: onHello(hello), and event name -> (data) => void
+let hostHooks = { onHello: () => {}, events: {} };
 let port = null;
 // Set while the hello is being assembled (it needs async lookups), so a
 // second connect() or an early event waits instead of racing it.
@@ -24,9 +26,10 @@ let hostIncompatible = false;
 const inFlight = new Map();
 
 // Starts serving `methodHandlers` (method name -> async (params, signal) =>
-// result object) to the host.
-export function serve(methodHandlers) {
+// result object) to the host; `hooks` hear the host's hello and events.
+export function serve(methodHandlers, hooks = {}) {
   handlers = methodHandlers;
+  hostHooks = { ...hostHooks, ...hooks };
   connect();
 }
 
@@ -68,6 +71,8 @@ async function openPort() {
     profile_id: await getProfileId(),
     browser_run: await getBrowserRun(),
   };
+  const lastActive = await getLastActive();
+  if (lastActive !== undefined) hello.last_active = lastActive;
   const nativePort = chrome.runtime.connectNative(HOST_NAME);
   port = nativePort;
   nativePort.onMessage.addListener((frame) => onFrame(frame, nativePort));
@@ -117,6 +122,9 @@ function onFrame(frame, framePort) {
       case 'request':
         answerRequest(frame, framePort);
         break;
+      case 'event':
+        hostHooks.events[frame.event]?.(isPlainObject(frame.data) ? frame.data : {});
+        break;
       case 'cancel':
         inFlight.get(frame.id)?.abort(new TabsightError(Code.CANCELLED, 'The request was cancelled'));
         break;
@@ -140,6 +148,7 @@ function onHostHello(hello, helloPort) {
     retryDelayMs = FIRST_RETRY_DELAY_MS;
     hostIncompatible = false;
     console.info(`tabsight: connected to native host ${hello.version} (protocol ${hello.protocol})`);
+    hostHooks.onHello(hello);
     return;
   }
   const fix = hello.protocol > PROTOCOL_VERSION

@@ -79,6 +79,21 @@ class Keeper:
         self._thread.join(5)
 
 
+@pytest.fixture(scope="module")
+def desktop():
+    """A desktop of the module's own for headed browsers (tests/harness/desktop.py)."""
+    from harness.desktop import Desktop, missing_tools
+
+    missing = missing_tools()
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"missing {', '.join(missing)}: tests/desktop/install.sh installs them")
+        pytest.skip(f"missing {', '.join(missing)} (tests/desktop/install.sh installs them)")
+    running = Desktop()
+    yield running
+    running.close()
+
+
 @pytest.fixture(scope="session")
 def browser(runtime_dir):
     keeper = Keeper()

@@ -14,6 +14,7 @@ import anyio
 import pytest
 
 from conftest import front_env, mcp_client
+from harness.calls import notes
 from harness.processes import alive, host_pids, parent, wait_until
 from tabsight.browser.connection import BrowserConnection
 
@@ -108,7 +109,7 @@ async def test_after_a_browser_restart_the_lost_tab_is_named_once_then_work_goes
         assert host_pids(runtime) and host not in host_pids(runtime)
 
 
-async def test_a_user_browser_restarted_with_its_profile_names_the_lost_tab_once_then_works_on(tmp_path, site):
+async def test_a_user_browser_restarted_with_its_profile_goes_on_in_its_focused_tab_with_one_note(tmp_path, site):
     # the user's own browser (a profile that outlives it, as a real one does), quit and started again:
     # the same profile id, but every tab id is new
     from tabsight.browser import embedded
@@ -143,11 +144,12 @@ async def test_a_user_browser_restarted_with_its_profile_names_the_lost_tab_once
             second = start_browser("about:blank")  # ...and starts it again
             try:
                 assert await asyncio.to_thread(wait_until, lambda: host_pids(runtime), 30)
-                lost = await client.call_tool("interact", {"action": "navigate", "url": site.url("/other.html")})
-                assert lost.is_error and "was in a browser that restarted since" in lost.content[0].text
-                again = await client.call_tool("interact", {"action": "navigate", "url": site.url("/other.html")})
-                assert not again.is_error, again.content[0].text
+                moved = await client.call_tool("interact", {"action": "navigate", "url": site.url("/other.html")})
+                assert not moved.is_error, moved.content[0].text
+                (note,) = notes(moved)
+                assert "was in a browser that restarted since" in note and "Now tracking its focused tab" in note
                 page = await client.call_tool("observe", {"what": "page"})
+                assert not notes(page)
                 assert json.loads(page.content[0].text)["url"] == site.url("/other.html")
             finally:
                 second.terminate()

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import time
 
+import anyio
 import pytest
 from conftest import front_env, mcp_client
 from harness.calls import payload
-from harness.desktop import Desktop, missing_tools
+from harness.desktop import Desktop
 from PIL import Image
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.headed]
@@ -26,21 +26,11 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.headed]
 #: the page's background and its button's colour (tests/pages/behind.html)
 PAGE = (42, 157, 143)
 BUTTON = (233, 196, 106)
+#: the blue box below the fold of tests/pages/scrollbars.html (its tall element has the button's colour)
+BOX = (0, 0, 255)
 #: a call to a page Chromium treats as hidden stalls about 5.2 s per mouse event; an answered one takes
 #: a few hundred ms. Far below the stall, far above a busy machine's noise.
 STALLED_S = 3.0
-
-
-@pytest.fixture(scope="module")
-def desktop():
-    missing = missing_tools()
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"missing {', '.join(missing)}: tests/desktop/install.sh installs them")
-        pytest.skip(f"missing {', '.join(missing)} (tests/desktop/install.sh installs them)")
-    running = Desktop()
-    yield running
-    running.close()
 
 
 @pytest.fixture
@@ -118,6 +108,59 @@ async def test_a_minimized_window_answers_and_stays_minimized(desktop, headed):
     await check_every_tool(client, desktop)
     assert desktop.window_state(window) == "Iconic", "the browser's window was un-minimized"
     assert await active_tab(client) == tab
+
+
+@pytest.mark.parametrize("covered", [False, True], ids=["in-front", "behind-another-application"])
+async def test_full_page_and_element_screenshots_leave_the_page_its_scrollbar(desktop, headed, site, covered):
+    """A capture beyond the viewport left a headed Chromium's page without its scrollbar until it was reloaded
+    (issue 16, item 7); the images are still whole: the document's height, each element's box."""
+    client, _window = headed
+    payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/scrollbars.html")}))
+    scrollbar = "return innerWidth - document.documentElement.clientWidth"
+    bar = await run(client, scrollbar)
+    assert bar > 0, "the page shows no scrollbar to begin with"
+    width, height = await run(client, "return [innerWidth, innerHeight]")
+    cover = desktop.cover() if covered else None
+    try:
+        cases = [
+            ({"fullPage": True}, (width, 5000), {(20, 20): PAGE, (150, 1550): BOX, (150, 3000): BUTTON,
+                                                 (width - 5, 1000): PAGE}),
+            ({"selector": "#box"}, (300, 150), {(0, 0): BOX, (299, 149): BOX}),  # below the fold
+            ({"selector": "#tall"}, (200, 2000), {(0, 0): BUTTON, (199, 1999): BUTTON}),  # taller than the viewport
+        ]
+        for arguments, size, pixels in cases:
+            image = Image.open(io.BytesIO(_image_bytes(await timed(client, "screenshot", {**arguments, "format": "png"}))))
+            image = image.convert("RGB")
+            assert image.size == size, (arguments, image.size)
+            for point, colour in pixels.items():
+                assert _near(image.getpixel(point), colour), (arguments, point, image.getpixel(point))
+            assert await run(client, scrollbar) == bar, f"{arguments} left the page without its scrollbar"
+
+        # and the page as drawn, in a viewport capture (no debugger), has it at its right edge
+        await run(client, "scrollTo(0, 0); return 1")
+        shown = Image.open(io.BytesIO(_image_bytes(await timed(client, "screenshot", {"format": "png"})))).convert("RGB")
+        assert not _near(shown.getpixel((width - bar // 2 - 1, height // 2)), PAGE), "no scrollbar on screen"
+        assert _near(shown.getpixel((width - bar - 5, height // 2)), PAGE)
+        if covered:
+            assert desktop.top_window() == cover, "the browser came up over the application in front"
+    finally:
+        desktop.uncover()
+
+
+async def test_a_full_page_screenshot_cancelled_midway_leaves_the_page_as_it_was(headed, site):
+    """A client giving up on a full-page screenshot while Chromium draws it beyond the viewport: the page gets
+    back its own size (it stayed 8000 px high, the capture's size) and its scrollbar (issue 16, item 7)."""
+    client, _window = headed
+    payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/tall?h=20000")}))
+    state = "return [innerWidth - document.documentElement.clientWidth, innerWidth, innerHeight]"
+    before = await run(client, state)
+    assert before[0] > 0, "the page shows no scrollbar to begin with"
+    with anyio.move_on_after(0.3):  # mid-capture: its three 8000 px tiles take over a second
+        await client.call_tool("screenshot", {"fullPage": True, "format": "png"})
+    deadline = time.monotonic() + 10
+    while (now := await run(client, state)) != before and time.monotonic() < deadline:
+        await anyio.sleep(0.2)
+    assert now == before, "the cancelled capture left the page at another size or without its scrollbar"
 
 
 def _image_bytes(result) -> bytes:

@@ -13,6 +13,7 @@ import json
 
 import pytest
 from fakes import FakeBrowser, fake_session
+from harness.calls import notes
 from PIL import Image
 
 from tabsight.errors import Code, HINTS
@@ -245,7 +246,7 @@ async def test_a_browser_error_reads_as_its_message_and_what_to_do():
     assert result.content[0].text == f"#save is covered by div.cookie-banner {HINTS[Code.ELEMENT_COVERED]}"
 
 
-async def test_after_a_restart_of_the_same_browser_the_lost_tab_is_named_once_then_its_focused_tab_is_used():
+async def test_after_a_restart_of_the_same_browser_its_focused_tab_is_taken_with_a_note_and_input_waits_a_look():
     browser = FakeBrowser()
     browser.hello.extension.browser_run = "run-1"
     session = fake_session(browser)
@@ -256,10 +257,21 @@ async def test_after_a_restart_of_the_same_browser_the_lost_tab_is_named_once_th
     browser.hello.extension.browser_run = "run-2"
     browser.tabs = [{"id": 51, "title": "Restored", "url": "http://127.0.0.1/restored", "active": True}]
     browser.focused = 51
-    lost = await call(session, "observe", {"what": "page"})
-    assert lost.is_error and "The tracked tab (7) was in a browser that restarted since" in lost.content[0].text
-    again = await call(session, "observe", {"what": "page"})
-    assert not again.is_error and browser.methods("page.info")[-1] == {"tab_id": 51}
+    looked = await call(session, "observe", {"what": "page"})
+    assert browser.methods("page.info")[-1] == {"tab_id": 51}
+    assert notes(looked) == ["The tracked tab (7) was in a browser that restarted since: its tabs are new. "
+                             "Now tracking its focused tab (51)."]
+    assert notes(await call(session, "observe", {"what": "page"})) == []  # said once
+
+    # input, though, is not sent to a page the agent has not looked at
+    browser.hello.extension.browser_run = "run-3"
+    browser.tabs = [{"id": 60, "title": "Again", "url": "http://127.0.0.1/again", "active": True}]
+    browser.focused = 60
+    lost = await call(session, "interact", {"action": "click", "selector": "#save"})
+    assert lost.is_error and "The tracked tab (51) was in a browser that restarted since" in lost.content[0].text
+    assert "Nothing was done" in lost.content[0].text and not browser.methods("element.act")
+    clicked = await call(session, "interact", {"action": "click", "selector": "#save"})
+    assert not clicked.is_error and browser.methods("element.act")[-1]["tab_id"] == 60
 
 
 async def test_a_host_that_reconnects_in_the_same_browser_run_keeps_the_tracked_tab():
@@ -271,3 +283,31 @@ async def test_a_host_that_reconnects_in_the_same_browser_run_keeps_the_tracked_
     browser.hello.pid = 4343  # a new host process, the same browser run: its tab ids still hold
     answer = await call(session, "observe", {"what": "page"})
     assert not answer.is_error and browser.methods("page.info")[-1] == {"tab_id": 8}
+
+
+async def test_a_session_on_the_embedded_browser_moves_to_the_users_browser_when_it_connects_and_says_so():
+    from tabsight.browser.connection import BrowserConnection
+    from tabsight.session.state import Session
+
+    embedded = FakeBrowser(host_id="embedded-host", profile_id="embedded-profile")
+    embedded.hello.embedded = "token"
+    running = [embedded]
+
+    async def discover(session: str, timeout: float = 1.0, skip=frozenset()):
+        return [browser for browser in running if browser.alive and browser.path not in skip]
+
+    session = Session(BrowserConnection("unit", mode="never", discover=discover))
+    assert notes(await call(session, "observe", {"what": "page"})) == []
+    assert embedded.methods("page.info")[-1] == {"tab_id": 7}
+
+    users = FakeBrowser(host_id="user-host", profile_id="user-profile")
+    users.tabs = [{"id": 90, "title": "Mine", "url": "http://127.0.0.1/mine", "active": True}]
+    users.focused = 90
+    running.append(users)
+    moved = await call(session, "observe", {"what": "page"})
+    assert users.methods("page.info") == [{"tab_id": 90}]
+    (note,) = notes(moved)
+    assert "FakeChromium 156 connected: this session works in it from now on" in note
+    assert note.endswith("Now tracking its focused tab (90).")
+    await call(session, "observe", {"what": "page"})
+    assert len(embedded.methods("page.info")) == 1 and len(users.methods("page.info")) == 2

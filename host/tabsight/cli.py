@@ -113,9 +113,15 @@ def main(argv: list[str] | None = None) -> int:
     shot.add_argument("--headed", action="store_true", help="show the browser window")
     host = commands.add_parser("host", help="run the native host (the browser starts this; not for humans)")
     host.add_argument("origin", nargs="*")
-    commands.add_parser("install", help="register the native host with every Chromium-family browser found")
+    install = commands.add_parser("install", help="register the native host with every Chromium-family browser found")
     commands.add_parser("uninstall", help="remove everything `tabsight install` wrote")
-    commands.add_parser("doctor", help="check each link of the chain and say how to fix a broken one")
+    doctor = commands.add_parser("doctor", help="check each link of the chain and say how to fix a broken one")
+    for command, what in ((install, "also register the host in DIR"), (doctor, "also check DIR")):
+        command.add_argument(
+            "--user-data-dir", metavar="DIR", dest="user_data_dirs", type=Path, action="append", default=[],
+            help=f"{what}: the --user-data-dir of a browser you start with one (it reads native hosts only "
+            "from DIR/NativeMessagingHosts); repeatable",
+        )
     ci = commands.add_parser("ci-result", help="report a CI run to the running browsers' sessions as an alert")
     ci.add_argument("file", help='JSON file ("-" for stdin): {"status": "passed"|"failed", "name", "summary", "url"}')
     args = parser.parse_args(argv)
@@ -134,9 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         return run(args.origin)
     from .install import commands as install_commands
 
-    action = {
-        "install": install_commands.run_install,
-        "uninstall": install_commands.run_uninstall,
-        "doctor": install_commands.run_doctor,
-    }[args.command]
-    return action(sys.stdout)
+    if args.command == "uninstall":
+        return install_commands.run_uninstall(sys.stdout)
+    action = install_commands.run_install if args.command == "install" else install_commands.run_doctor
+    return action(sys.stdout, user_data_dirs=args.user_data_dirs)

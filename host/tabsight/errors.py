@@ -50,6 +50,9 @@ class Code(str, Enum):
     BAD_FRAME = "bad_frame"
     FRAME_TOO_LARGE = "frame_too_large"
     FORBIDDEN = "forbidden"
+    # the user's own browser
+    DEBUGGER_CANCELED = "debugger_canceled"
+    VIEWPORT_CHANGED = "viewport_changed"
 
     def __str__(self) -> str:
         return self.value
@@ -64,8 +67,8 @@ HINTS: dict[Code, str] = {
     Code.TIMEOUT: "The page or browser may be busy; call again, or with a larger timeout.",
     Code.INTERNAL: "Call again; if it keeps failing, `tabsight doctor` checks the setup.",
     Code.NO_TAB: "Call observe({what:'tabs'}) for the open tabs and configure({action:'track', tab_id}) to pick one.",
-    Code.TAB_GONE: "Call again to use the new browser's focused tab, or pick a tab: observe({what:'tabs'}) lists "
-    "them, configure({action:'track', tab_id}) tracks one.",
+    Code.TAB_GONE: "Look at the tab now tracked (observe, screenshot). Call again to act there, or pick a tab: "
+    "observe({what:'tabs'}) lists them, configure({action:'track', tab_id}) tracks one.",
     Code.TAB_CRASHED: "Reload it: interact({action:'navigate', url}) with its URL (observe({what:'tabs'}) lists it) "
     "loads the page again.",
     Code.RESTRICTED_PAGE: "Navigate the tab to a web page, or track another tab (observe({what:'tabs'})).",
@@ -99,6 +102,9 @@ HINTS: dict[Code, str] = {
     Code.BAD_FRAME: "Another program answered on tabsight's socket; `tabsight doctor` checks the runtime folder.",
     Code.FRAME_TOO_LARGE: "Ask for less: jpeg or webp, max_width/max_height, a selector, or a smaller limit.",
     Code.FORBIDDEN: "Run the MCP client as the user who runs the browser.",
+    Code.DEBUGGER_CANCELED: "Ask the user whether tabsight may go on acting in their browser; if they agree, call "
+    "configure({action:'debugger'}), then call again. Until then, screenshots of a tab in front still work.",
+    Code.VIEWPORT_CHANGED: "Take a new screenshot and use its coordinates, or target the element by label or selector.",
 }
 
 

@@ -105,6 +105,13 @@ def encode(img: Image.Image, fmt: str, quality: int) -> bytes:
     return out.getvalue()
 
 
+def reencoded(pic: Picture, fmt: str, quality: int) -> Picture:
+    """The same picture in another format (a capture the browser could only take as PNG, asked for as WebP)."""
+    with Image.open(io.BytesIO(pic.data)) as img:
+        data = encode(img.convert("RGB"), fmt, quality)
+    return Picture(data, pic.width, pic.height, pic.page_x, pic.page_y, pic.page_width, pic.page_height)
+
+
 def vision_tokens(width: int, height: int) -> int:
     """Estimated tokens a model is billed for this image: width x height / 750,
     taken after the downsizing the API applies to large images."""

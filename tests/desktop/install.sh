@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The desktop tests/test_headed.py runs a headed Chromium on: an X server without a screen (Xvfb),
 # a window manager (openbox) and the X tools the tests use to cover, minimize and inspect windows
-# (xdotool, and xmessage, xprop from x11-utils). Debian packages, installed with apt-get when
+# (xdotool, and xmessage, xprop from x11-utils), and scrot to look at the screen as the user sees it. Debian packages, installed with apt-get when
 # missing and we can (root or passwordless sudo). Prints one line saying what it did; exits
 # non-zero when they are missing and could not be installed.
 set -euo pipefail
@@ -13,11 +13,11 @@ as_root() {
 }
 
 missing=()
-for tool in Xvfb:xvfb openbox:openbox xdotool:xdotool xmessage:x11-utils xprop:x11-utils; do
+for tool in Xvfb:xvfb openbox:openbox xdotool:xdotool xmessage:x11-utils xprop:x11-utils scrot:scrot; do
   command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-  say "Xvfb, openbox, xdotool and x11-utils are installed"
+  say "Xvfb, openbox, xdotool, x11-utils and scrot are installed"
   exit 0
 fi
 packages=$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')

@@ -19,8 +19,8 @@ def text_of(result: CallToolResult) -> str:
 
 def payload(result: CallToolResult) -> dict:
     """The JSON answer of a call that must have succeeded: its last text block that is a JSON object
-    other than the ``_alerts`` block alerts ride on (an alert may come with any answer; an attached
-    image may come with a caption)."""
+    other than the ``_alerts`` block alerts ride on and the ``_notes`` block (either may come with any
+    answer; an attached image may come with a caption)."""
     assert not result.is_error, result.content[0].text
     for block in reversed(result.content):
         if block.type != "text":
@@ -29,9 +29,17 @@ def payload(result: CallToolResult) -> dict:
             data = json.loads(block.text)
         except ValueError:
             continue
-        if isinstance(data, dict) and not set(data) <= {"_alerts", "_alerts_dropped"}:
+        if isinstance(data, dict) and not set(data) <= {"_alerts", "_alerts_dropped", "_notes"}:
             return data
     raise AssertionError(f"no JSON answer in {result.content!r}")
+
+
+def notes(result: CallToolResult) -> list[str]:
+    """The notes an answer carries: what changed under the session since its last answer."""
+    for block in result.content:
+        if block.type == "text" and block.text.startswith('{"_notes"'):
+            return json.loads(block.text)["_notes"]
+    return []
 
 
 def refusal(result: CallToolResult) -> str:

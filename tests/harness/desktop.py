@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
-TOOLS = ("Xvfb", "openbox", "xdotool", "xmessage", "xprop")
+TOOLS = ("Xvfb", "openbox", "xdotool", "xmessage", "xprop", "scrot")
 
 
 def missing_tools() -> list[str]:
@@ -25,15 +26,24 @@ class Desktop:
     """Xvfb on a free display with openbox running on it; ``env`` is what a program started there needs."""
 
     def __init__(self, width: int = 1920, height: int = 1080) -> None:
-        self.display = f":{_free_display()}"
-        self.env = dict(os.environ, DISPLAY=self.display)
+        self.width, self.height = width, height
+        #: a folder for what is taken of the screen
+        self.tmp = Path(tempfile.mkdtemp(prefix="tabsight-desktop-"))
         self._cover: subprocess.Popen | None = None
+        # Xvfb picks a free display itself and writes its number to the pipe: two desktops started at
+        # once (a test run beside a bench) never race for one
+        read, write = os.pipe()
         self._processes = [subprocess.Popen(
-            ["Xvfb", self.display, "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write,),
         )]
+        os.close(write)
         try:
-            _until(lambda: self._x("xprop", "-root", "_NET_SUPPORTED").returncode in (0, 1), "Xvfb to start")
+            with os.fdopen(read) as number:
+                self.display = f":{number.readline().strip()}"
+            if self.display == ":":
+                raise RuntimeError("Xvfb did not start")
+            self.env = dict(os.environ, DISPLAY=self.display)
             self._processes.append(subprocess.Popen(["openbox"], env=self.env, stdout=subprocess.DEVNULL,
                                                     stderr=subprocess.DEVNULL))
             _until(lambda: "_NET_ACTIVE_WINDOW" in self._x("xprop", "-root", "_NET_SUPPORTED").stdout,
@@ -44,6 +54,7 @@ class Desktop:
 
     def close(self) -> None:
         self.uncover()
+        shutil.rmtree(self.tmp, ignore_errors=True)
         for process in reversed(self._processes):
             process.terminate()
             try:
@@ -104,13 +115,6 @@ class Desktop:
 
     def _x(self, *command: str) -> subprocess.CompletedProcess:
         return subprocess.run(command, env=self.env, capture_output=True, text=True, timeout=10)
-
-
-def _free_display() -> int:
-    for number in range(90, 200):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            return number
-    raise RuntimeError("no free X display number between :90 and :199")
 
 
 def _until(condition, what: str, timeout: float = 30) -> None:

@@ -9,6 +9,7 @@ request may take live here and nowhere else in Python.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -80,8 +81,24 @@ class BrowserClient:
 
     @property
     def name(self) -> str:
-        ext = self.hello.extension
-        return f"{ext.browser.name} {ext.browser.version}".strip() if ext else "unknown"
+        """What tells this browser from the others, short: brand, channel, major version, profile.
+
+        ``Google Chrome Beta 157 (profile 'Work')``, ``Chromium 156``, ``tabsight's embedded Chromium 156``:
+        only what the host could find out (see ``nativehost/whoami.py``).
+        """
+        hello = self.hello
+        ext = hello.extension
+        if not ext:
+            return "unknown"
+        brand = ext.browser.name
+        channel = hello.channel
+        if channel and channel != "stable" and channel.lower() not in brand.lower():
+            brand = f"{brand} {channel.title()}"
+        named = f"{brand} {ext.browser.version.split('.')[0]}".strip()
+        if hello.embedded:
+            return f"tabsight's embedded {named}"
+        profile = hello.profile_name or hello.profile_dir
+        return f"{named} (profile '{profile}')" if profile else named
 
     @property
     def user_agent(self) -> str | None:
@@ -119,7 +136,13 @@ class BrowserClient:
             request["full_page"] = True
         if selector:
             request["selector"] = selector
-        return Shot.from_wire(await self._ask(Method.CAPTURE, request, timeout))
+        result = await self._ask(Method.CAPTURE, request, timeout)
+        shot = Shot.from_wire(result)
+        if result.get("mime_type", images.MIME_TYPES[format]) != images.MIME_TYPES[format]:
+            # the extension took a lossless frame where the browser cannot encode this format without the debugger
+            pictures = [images.reencoded(pic, format, quality or 80) for pic in shot.pictures]
+            shot = dataclasses.replace(shot, pictures=pictures)
+        return shot
 
     async def capture_url(
         self, url: str, *, width: int, height: int, format: str, quality: int, wait_for_network_idle: bool,
@@ -165,13 +188,14 @@ class BrowserClient:
     async def act(
         self, tab_id: int, action: str, *, selector: str | None = None, document: str | None = None,
         annotation: tuple[str, int] | None = None, annotated_selector: bool = False,
-        point: tuple[float, float] | None = None,
+        point: tuple[float, float] | None = None, viewport: dict[str, int] | None = None,
         text: str | None = None, value: str | None = None, key: str | None = None, clear: bool = False,
         submit: bool = False, delta_x: int = 0, delta_y: int = 0,
     ) -> dict[str, Any]:
         """An input action on the element ``selector`` matches, or on the one a label marked (``annotation``:
         the annotation's id and the label's number; in ``document``), or at ``point``: what it did and what
-        changed. A label whose element is gone, replaced or changed is refused (stale_label).
+        changed. A label whose element is gone, replaced or changed is refused (stale_label). ``viewport``: the
+        size the viewport had in the screenshot ``point`` came from; another size now is refused (viewport_changed).
         ``annotated_selector``: the caller gave the label's selector, not its number: in another document than
         the annotation's it is a plain selector there."""
         request: dict[str, Any] = {
@@ -186,6 +210,8 @@ class BrowserClient:
                 request["annotated_selector"] = True
         if point is not None:
             request["x"], request["y"] = point
+            if viewport is not None:
+                request["viewport"] = viewport
         request.update({name: v for name, v in (("text", text), ("value", value), ("key", key)) if v is not None})
         return await self._ask(Method.ELEMENT_ACT, request, ACT)
 
@@ -214,6 +240,10 @@ class BrowserClient:
     async def set_dialog_policy(self, tab_id: int, policy: str) -> dict[str, Any]:
         """How the tab's dialogs are answered from now on: ``accept``, ``dismiss`` or ``report`` (left open)."""
         return await self._ask(Method.DIALOG_POLICY, {"tab_id": tab_id, "policy": policy}, QUICK)
+
+    async def allow_debugger(self) -> dict[str, Any]:
+        """After the user cancelled the debugging bar, lets the extension attach again."""
+        return await self._ask(Method.DEBUGGER_ALLOW, {}, QUICK)
 
     # -- the host --------------------------------------------------------------
 

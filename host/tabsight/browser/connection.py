@@ -88,6 +88,8 @@ class TrackedTab:
     tab_id: int
     #: the run of the browser the tab is in: tab ids do not outlive it
     browser_run: str = ""
+    #: chosen by the agent (configure track), and kept; otherwise the browser's focused tab is tracked
+    chosen: bool = False
 
 
 class BrowserConnection:
@@ -103,6 +105,8 @@ class BrowserConnection:
         self.mode = mode
         self.embedded_only = embedded_only
         self.tracked: TrackedTab | None = None
+        #: for the session's next answer: what changed under it (see ``tab``)
+        self.notes: list[str] = []
         #: how dialogs on the tabs this session acts on are answered (configure dialogs)
         self.dialog_policy: DialogPolicy = "accept"
         #: (host socket, tab) -> the policy that tab was last given
@@ -111,6 +115,10 @@ class BrowserConnection:
         self._last_profile: str | None = None
         self._lost_at = 0.0
         self._launched: embedded.EmbeddedBrowser | None = None
+        #: sockets of embedded browsers' hosts, seen while looking for the user's browser
+        self._not_users: set[Path] = set()
+        #: why the session changed browsers, for the note of the next call on the tracked tab
+        self._moved_note: str | None = None
         self._lock = asyncio.Lock()
         #: gets the events (alerts) of the session's browser, whichever it is
         self.on_event: Callable[[str, dict[str, Any]], None] | None = None
@@ -123,6 +131,8 @@ class BrowserConnection:
 
     async def _current(self) -> HostLink:
         if self._link and self._link.alive:
+            if self._link.hello.embedded and not self.embedded_only:
+                await self._move_to_a_user_browser()
             return self._link
         async with self._lock:
             if self._link and self._link.alive:
@@ -140,6 +150,38 @@ class BrowserConnection:
             self._adopt(link)
             self._last_profile = link.profile_id
             return link
+
+    async def _move_to_a_user_browser(self) -> None:
+        """On the embedded browser (no browser of the user's was connected): when one connects, work there.
+
+        Hosts are looked at once each: the embedded ones are skipped afterwards, so a session on the
+        embedded browser pays for a glob of the runtime folder per call.
+        """
+        async with self._lock:
+            current = self._link
+            if not (current and current.alive and current.hello.embedded):
+                return
+            links = await self._discover(self.session, skip={current.path, *self._not_users})
+            users = [link for link in links if not link.hello.embedded and _versions_match(link)]
+            chosen = max(users, key=lambda link: link.hello.last_active or 0) if users else None
+            for link in links:
+                if link.hello.embedded:
+                    self._not_users.add(link.path)
+                if link is not chosen:
+                    await link.close()
+            if chosen is None:
+                return
+            await current.close()
+            self._adopt(chosen)
+            self._last_profile = chosen.profile_id
+            note = (
+                f"{BrowserClient(chosen).name} connected: this session works in it from now on, "
+                "and no longer in tabsight's embedded browser."
+            )
+            if self.tracked is None:
+                self.notes.append(note)
+            else:
+                self._moved_note = note  # the tracked tab's note says it (see ``tab``)
 
     async def _find(self) -> HostLink:
         deadline = self._lost_at + RECONNECT_GRACE
@@ -220,39 +262,51 @@ class BrowserConnection:
 
     # -- the tracked tab ----------------------------------------------------
 
-    async def tab(self, tab_id: int | None = None, *, follow: bool = False) -> tuple[BrowserClient, int]:
-        """The browser and tab a call acts on: ``tab_id`` if given, else the tracked tab.
+    async def tab(self, tab_id: int | None = None, *, acting: bool = False) -> tuple[BrowserClient, int]:
+        """The browser and tab a call works on: ``tab_id`` if given, else the tracked tab.
 
-        With nothing tracked yet, the browser's focused tab becomes tracked.
-        When the tracked tab's browser is gone (closed, or restarted: its
-        tab ids are all new, even with the same profile) the call fails once
-        with ``tab_gone`` rather than act on a page the agent did not choose;
-        the next call uses the browser's focused tab. ``follow`` skips that
-        error (for listing tabs, which shows what is tracked).
+        The tracked tab is the browser's focused tab, following the user across tabs and windows, until the
+        agent chooses one (``track_tab``). When the browser of a chosen tab is gone (closed, or restarted: its
+        tab ids are all new, even with the same profile), or the session moved to another browser, the session
+        takes that browser's focused tab and the next answer carries a note saying so; an ``acting`` call
+        (input) then fails once instead, with the same words, rather than act on a page the agent has not seen.
         """
         client = await self.client()
         if tab_id is not None:
             return client, await self._with_policy(client, tab_id)
         profile, run = client.transport.profile_id, _browser_run(client.transport)
-        if self.tracked and self.tracked.profile_id == profile and self.tracked.browser_run == run:
-            return client, await self._with_policy(client, self.tracked.tab_id)
-        if self.tracked and not follow:
-            lost, self.tracked = self.tracked, None
-            raise BrowserError(
-                Code.TAB_GONE,
-                f"The tracked tab ({lost.tab_id}) was in a browser that "
-                + ("restarted since: its tabs are new." if lost.profile_id == profile else
-                   "is gone; this session now works with another browser."),
-            )
+        tracked = self.tracked
+        same_run = tracked is not None and tracked.profile_id == profile and tracked.browser_run == run
+        if tracked and tracked.chosen and same_run:
+            return client, await self._with_policy(client, tracked.tab_id)
+        focused = await self._focused_tab(client)
+        self.tracked = TrackedTab(profile, focused, run)
+        if tracked and not same_run:
+            moved, self._moved_note = self._moved_note, None
+            note = (moved or (
+                f"The tracked tab ({tracked.tab_id}) was in a browser that "
+                + ("restarted since: its tabs are new." if tracked.profile_id == profile else
+                   f"is gone; this session now works with {client.name}.")
+            )) + f" Now tracking its focused tab ({focused})."
+            if acting:
+                raise BrowserError(Code.TAB_GONE, f"{note} Nothing was done.")
+            self.notes.append(note)
+        return client, await self._with_policy(client, focused)
+
+    async def _focused_tab(self, client: BrowserClient) -> int:
         listing = await client.tabs()
         focused = listing.get("focused_tab_id")
         if focused is None:
-            tabs = listing.get("tabs", [])
+            tabs = [tab for tab in listing.get("tabs", []) if not tab.get("owned")]
             if not tabs:
                 raise BrowserError(Code.NO_TAB, "The browser has no open tab to work on.")
             focused = tabs[0]["id"]
-        self.tracked = TrackedTab(profile, focused, run)
-        return client, await self._with_policy(client, focused)
+        return focused
+
+    def take_notes(self) -> list[str]:
+        """What changed under the session since its last answer (a restart, another browser), once."""
+        notes, self.notes = self.notes, []
+        return notes
 
     async def _with_policy(self, client: BrowserClient, tab_id: int) -> int:
         """Gives the tab this session's dialog policy before the session first acts on it (or after a change)."""
@@ -270,7 +324,7 @@ class BrowserConnection:
     async def list_tabs(self) -> dict[str, Any]:
         """Every connected browser with its tabs; marks the tracked one."""
         async with self._every_browser() as links:
-            _client, tracked_id = await self.tab(follow=True)
+            _client, tracked_id = await self.tab()
             browsers = []
             for link in links:
                 client = BrowserClient(link)
@@ -321,7 +375,7 @@ class BrowserConnection:
                     if self._link:
                         await self._link.close()
                     self._adopt(chosen)
-            self.tracked = TrackedTab(chosen.profile_id, tab_id, _browser_run(chosen))
+            self.tracked = TrackedTab(chosen.profile_id, tab_id, _browser_run(chosen), chosen=True)
             self._last_profile = chosen.profile_id
         return {"browser": chosen.hello.host_id, "tab_id": tab_id, "url": tab.get("url"), "title": tab.get("title")}
 
@@ -377,6 +431,14 @@ async def _launch_lock():
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _versions_match(link: HostLink) -> bool:
+    try:
+        check_versions(link)
+    except BrowserError:
+        return False
+    return True
 
 
 def _browser_run(transport: Transport) -> str:

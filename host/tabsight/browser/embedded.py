@@ -165,6 +165,8 @@ def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
     extension = str(extension_dir())
     args = [executable, *BASE_FLAGS, f"--user-data-dir={profile}", f"--load-extension={extension}",
             f"--disable-extensions-except={extension}"]
+    # a headed one shows no "started debugging" bar (and its viewport keeps its size); headless shows none anyway
+    args.append("--silent-debugger-extension-api")
     if headless:
         args.append("--headless=new")
     if hasattr(os, "geteuid") and os.geteuid() == 0:

@@ -1,37 +1,54 @@
 """``tabsight install``, ``uninstall`` and ``doctor``.
 
-install registers the native host with every browser found and keeps a record
-of each file, folder and registry key it created in ``installed.json``, so
-uninstall removes exactly those and nothing of the user's. doctor walks the
-chain browser -> manifest -> launcher -> host -> extension, one line per link,
-and gives the fix for each broken one.
+install registers the native host with every browser found (and in each
+``--user-data-dir`` folder given: a browser started with one reads manifests
+there only) and keeps a record of each file, folder and registry key it
+created in ``installed.json``, so uninstall removes exactly those and nothing
+of the user's. doctor walks the chain browser -> manifest -> launcher -> host
+-> extension, one line per link, then says what is wrong and how to fix it
+(see :mod:`tabsight.install.diagnose`).
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Literal, TextIO
-
-import anyio
+from typing import TextIO
 
 from tabsight import NATIVE_HOST_NAME, __version__
-from tabsight.install.detect import Browser, Detection, detect, manifest_path, registry_key
+from tabsight.install.detect import Browser, Detection, detect, manifest_in, manifest_paths, registry_key, user_data_dir
+from tabsight.install.diagnose import (
+    INSTALL_FIX,
+    NO_HOST_FIX,
+    Check,
+    HostScan,
+    Place,
+    Process,
+    Running,
+    extension_profiles,
+    fail,
+    launcher_of,
+    list_processes,
+    manifest_checks,
+    manifest_problem,
+    ok,
+    running_browsers,
+    scan_hosts,
+    verdict,
+)
 from tabsight.nativehost.manifest import data_dir, write_atomic, write_launcher, write_manifest
 from tabsight.paths import extension_dir, extension_id, extension_origin
 
 RECORD_NAME = "installed.json"
-RECORD_KINDS = ("files", "dirs", "registry_keys")
+#: user_data_dirs: the --user-data-dir folders registered, for doctor to check
+RECORD_KINDS = ("files", "dirs", "registry_keys", "user_data_dirs")
 
-INSTALL_FIX = "run `tabsight install`"
-NO_HOST_FIX = "open the browser with the tabsight extension loaded, or let `tabsight mcp` start its embedded browser"
+__all__ = ["INSTALL_FIX", "NO_HOST_FIX", "Check", "fail", "ok", "run_doctor", "run_install", "run_uninstall"]
 
 Record = dict[str, list[str]]
 
@@ -68,9 +85,14 @@ def mcp_client_snippets(command: str = "tabsight") -> list[tuple[str, str]]:
 
 
 def run_install(
-    out: TextIO, home: Path | None = None, environ: Mapping[str, str] | None = None, platform: str = sys.platform
+    out: TextIO,
+    home: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    platform: str = sys.platform,
+    user_data_dirs: Sequence[Path] = (),
 ) -> int:
-    """Register the host for every browser found, then tell the user the remaining steps."""
+    """Register the host for every browser found and in each ``user_data_dirs`` folder,
+    then tell the user the remaining steps."""
     environ = os.environ if environ is None else environ
     directory = data_dir(environ)
     try:
@@ -86,10 +108,26 @@ def run_install(
     failures = 0
     for browser in detection.found:
         try:
-            registered.append((browser, _register(browser, launcher, directory, record, home, environ)))
+            registered.append((browser.name, _register(browser, launcher, directory, record, home, environ)))
         except OSError as error:
             failures += 1
             print(f"could not register {browser.name}: {error}", file=out)
+    for folder in user_data_dirs:
+        folder = Path(folder).expanduser().absolute()
+        if platform == "win32":
+            print(f"{folder}: nothing to do on Windows (browsers find the host through the registry, "
+                  "whatever their --user-data-dir)", file=out)
+            continue
+        try:
+            manifest = manifest_in(folder)
+            _make_dirs(manifest.parent, record)
+            write_manifest(manifest, launcher)
+            _remember(record, "files", manifest)
+            _remember(record, "user_data_dirs", folder)
+            registered.append((f"--user-data-dir {folder}", str(manifest)))
+        except OSError as error:
+            failures += 1
+            print(f"could not register in {folder}: {error}", file=out)
     _write_record(directory, record)
     _print_install_report(out, launcher, registered, detection)
     return 1 if failures else 0
@@ -107,22 +145,23 @@ def _register(
         _set_registry_value(key, str(manifest))
         _remember(record, "registry_keys", key)
         return rf"HKCU\{key}"
-    manifest = manifest_path(browser, home, environ)
-    _make_dirs(manifest.parent, record)
-    write_manifest(manifest, launcher)
-    _remember(record, "files", manifest)
-    return str(manifest)
+    manifests = manifest_paths(browser, home, environ)
+    for manifest in manifests:
+        _make_dirs(manifest.parent, record)
+        write_manifest(manifest, launcher)
+        _remember(record, "files", manifest)
+    return ", ".join(map(str, manifests))
 
 
-def _print_install_report(out: TextIO, launcher: Path, registered: list[tuple[Browser, str]], detection: Detection) -> None:
+def _print_install_report(out: TextIO, launcher: Path, registered: list[tuple[str, str]], detection: Detection) -> None:
     print(f"tabsight {__version__}: native host {NATIVE_HOST_NAME}, launcher {launcher}", file=out)
     if registered:
         print("\nRegistered for:", file=out)
-        for browser, where in registered:
-            print(f"  {browser.name}: {where}", file=out)
+        for name, where in registered:
+            print(f"  {name}: {where}", file=out)
     else:
         print(
-            "\nNo Chromium-family browser found (Chrome, Chromium, Brave, Edge, Vivaldi, Arc): nothing registered."
+            "\nNo Chromium-family browser found (Chrome, Chromium, Brave, Edge, Vivaldi, Opera, Arc): nothing registered."
             "\n`tabsight mcp` can still start its embedded browser; after installing a browser, run `tabsight install` again.",
             file=out,
         )
@@ -137,6 +176,8 @@ def _print_install_report(out: TextIO, launcher: Path, registered: list[tuple[Br
         "\n  2. turn on Developer mode"
         f"\n  3. click Load unpacked and pick {extension_dir()}"
         "\n  (if it was already loaded, click its reload button so it connects to the host)"
+        "\n\nA browser started with --user-data-dir DIR reads native hosts from DIR only:"
+        "\n  run `tabsight install --user-data-dir DIR` for it"
         "\n\nConnect your MCP client:",
         file=out,
     )
@@ -239,118 +280,137 @@ def _delete_registry_key(key: str) -> None:
 # --- doctor ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Check:
-    status: Literal["ok", "FAIL", "note"]
-    what: str
-    fix: str = ""
-
-    def line(self) -> str:
-        return f"{self.status:<4}  {self.what}" + (f"  -> fix: {self.fix}" if self.fix else "")
-
-
-def ok(what: str) -> Check:
-    return Check("ok", what)
-
-
-def fail(what: str, fix: str) -> Check:
-    return Check("FAIL", what, fix)
-
-
 def run_doctor(
-    out: TextIO, home: Path | None = None, environ: Mapping[str, str] | None = None, platform: str = sys.platform
+    out: TextIO,
+    home: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    platform: str = sys.platform,
+    user_data_dirs: Sequence[Path] = (),
+    processes: Callable[[], list[Process] | None] | None = None,
+    hosts: Callable[[], HostScan] = scan_hosts,
 ) -> int:
-    """Print one line per link of the chain; exit 0 only if none failed."""
-    failed = False
-    for check in _doctor_checks(home, environ, platform):
+    """Print one line per link of the chain, then the diagnosis; exit 0 only if nothing failed.
+
+    ``processes`` lists the running processes (default: this machine's) and
+    ``hosts`` asks the runtime folder's sockets for their hellos.
+    """
+    checks = _doctor_checks(home, environ, platform, user_data_dirs, processes or (lambda: list_processes(platform)), hosts)
+    for check in checks:
         print(check.line(), file=out)
-        failed |= check.status == "FAIL"
-    return 1 if failed else 0
+    return 1 if any(check.status == "FAIL" for check in checks) else 0
 
 
-def _doctor_checks(home: Path | None, environ: Mapping[str, str] | None, platform: str) -> Iterator[Check]:
+def _doctor_checks(
+    home: Path | None,
+    environ: Mapping[str, str] | None,
+    platform: str,
+    user_data_dirs: Sequence[Path],
+    processes: Callable[[], list[Process] | None],
+    hosts: Callable[[], HostScan],
+) -> list[Check]:
     try:
         origin = extension_origin()
+        extension = extension_dir()
     except (OSError, KeyError, ValueError) as error:
-        yield fail(f"extension files unreadable: {error}", "reinstall tabsight")
-        return
-    yield ok(f"extension id {extension_id()} (from the key in {extension_dir() / 'manifest.json'})")
+        return [fail(f"extension files unreadable: {error}", "reinstall tabsight")]
+    checks = [ok(f"extension id {extension_id()} (from the key in {extension / 'manifest.json'})")]
     detection = detect(home, environ, platform)
     if not detection.found:
-        yield fail("no Chromium-family browser found", "install Google Chrome or Chromium, then run `tabsight install`")
+        checks.append(fail("no Chromium-family browser found", "install Google Chrome or Chromium, then run `tabsight install`"))
+    places: list[Place] = []
     for browser in detection.found:
-        yield from _manifest_checks(browser, origin, home, environ)
-    for item in detection.unsupported:
-        yield Check("note", f"{item.name} ({item.where}) is not supported: {item.reason}")
-    yield from _host_checks()
-
-
-def _manifest_checks(browser: Browser, origin: str, home: Path | None, environ: Mapping[str, str] | None) -> Iterator[Check]:
-    where, path = _registered_manifest(browser, home, environ)
-    label = browser.name
-    if path is None or not path.is_file():
-        yield fail(f"{label}: no host manifest at {where}", INSTALL_FIX)
-        return
-    yield ok(f"{label}: manifest at {where}")
+        where, paths = _registered_manifests(browser, home, environ)
+        checks += manifest_checks(browser.name, where, paths[0] if paths else None, origin)
+        places.append(_place(browser.name, user_data_dir(browser, home, environ), paths, origin, extension))
+        checks.append(_extension_line(places[-1]))
+    checks += [Check("note", f"{item.name} ({item.where}) is not supported: {item.reason}") for item in detection.unsupported]
+    for folder in _custom_dirs(user_data_dirs, environ) if platform != "win32" else []:
+        manifest = manifest_in(folder)
+        checks += [_custom(check, folder) for check in manifest_checks(f"--user-data-dir {folder}", str(manifest), manifest, origin)]
+        places.append(_place(str(folder), folder, [manifest], origin, extension, custom=True))
+        checks.append(_extension_line(places[-1]))
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(manifest, dict):
-            raise ValueError("not a JSON object")
-    except (OSError, ValueError) as error:
-        yield fail(f"{label}: {path} is not valid JSON ({error})", INSTALL_FIX)
-        return
-    yield ok(f"{label}: manifest is valid JSON")
-    for field, expected in (("name", NATIVE_HOST_NAME), ("type", "stdio")):
-        yield _expect_field(label, manifest, field, expected)
-    launcher = Path(str(manifest.get("path", "")))
-    if launcher.is_absolute() and launcher.is_file() and os.access(launcher, os.X_OK):
-        yield ok(f"{label}: launcher {launcher} is executable")
-    else:
-        yield fail(f"{label}: launcher {launcher} is missing or not executable", INSTALL_FIX)
-    yield _expect_field(label, manifest, "allowed_origins", [origin])
+        scan = hosts()
+    except OSError as error:
+        return [*checks, fail(f"could not look for running hosts: {error}", "fix the folder the error names, or set TABSIGHT_RUNTIME_DIR")]
+    listed = processes()
+    running = None
+    if listed is not None:
+        browsers = running_browsers(listed, platform, home, environ)
+        running = [(browser, _running_place(browser, places, origin, extension, home, environ)) for browser in browsers]
+    parents = {process.pid: process.ppid for process in listed or ()}
+    failed = any(check.status == "FAIL" for check in checks)
+    return checks + verdict(scan, running, places, parents, extension, origin, failed_before=failed)
 
 
-def _expect_field(label: str, manifest: dict, field: str, expected: object) -> Check:
-    value = manifest.get(field)
-    if value == expected:
-        return ok(f"{label}: {field} is {value!r}")
-    return fail(f"{label}: {field} is {value!r}, expected {expected!r}", INSTALL_FIX)
+def _custom(check: Check, folder: Path) -> Check:
+    """A --user-data-dir folder's fix names it."""
+    if check.fix == INSTALL_FIX:
+        return Check(check.status, check.what, f"run `tabsight install --user-data-dir {shlex.quote(str(folder))}`")
+    return check
 
 
-def _registered_manifest(browser: Browser, home: Path | None, environ: Mapping[str, str] | None) -> tuple[str, Path | None]:
-    """Where the browser will look (for the report) and the manifest file found there."""
+def _custom_dirs(given: Sequence[Path], environ: Mapping[str, str] | None) -> list[Path]:
+    """The folders given to doctor, then those install registered, once each."""
+    try:
+        recorded = _read_record(data_dir(environ))["user_data_dirs"]
+    except ValueError:
+        recorded = []
+    folders: list[Path] = []
+    for folder in [*given, *recorded]:
+        folder = Path(folder).expanduser().absolute()
+        if folder not in folders:
+            folders.append(folder)
+    return folders
+
+
+def _place(label: str, user_data: Path, manifests: list[Path], origin: str, extension: Path, custom: bool = False) -> Place:
+    launcher = next((launcher_of(path) for path in manifests if path.is_file()), "")
+    return Place(
+        label,
+        user_data,
+        manifest_problem(manifests, origin),
+        launcher,
+        tuple(extension_profiles(user_data, extension_id(), extension)),
+        custom,
+    )
+
+
+def _running_place(
+    browser: Running, places: list[Place], origin: str, extension: Path, home: Path | None, environ: Mapping[str, str] | None
+) -> Place | None:
+    """The known place of a running browser's user data folder, or a new one for a folder install never saw."""
+    if browser.user_data is None:
+        return None
+    for place in places:
+        if _same(place.user_data, browser.user_data):
+            return place
+    manifests = [manifest_in(browser.user_data)]
+    if browser.browser is not None and not browser.explicit:
+        manifests = manifest_paths(browser.browser, home, environ)  # its default folder, and those it also reads
+    return _place(str(browser.user_data), browser.user_data, manifests, origin, extension, custom=browser.explicit)
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return a == b
+
+
+def _extension_line(place: Place) -> Check:
+    if place.enabled:
+        return ok(f"{place.label}: extension loaded in profile {', '.join(place.enabled)}")
+    if place.profiles:
+        return Check("note", f"{place.label}: extension turned off in profile {', '.join(p.profile for p in place.profiles)}")
+    return Check("note", f"{place.label}: extension not loaded in any profile of {place.user_data}")
+
+
+def _registered_manifests(browser: Browser, home: Path | None, environ: Mapping[str, str] | None) -> tuple[str, list[Path]]:
+    """Where the browser will look (for the report) and the manifest files there (first: its own)."""
     if browser.platform == "win32":
         key = registry_key(browser)
         value = _read_registry_value(key)
-        return rf"HKCU\{key}", Path(value) if value else None
-    path = manifest_path(browser, home, environ)
-    return str(path), path
-
-
-def _host_checks() -> Iterator[Check]:
-    from tabsight.browser.hosts import probe_hosts
-
-    try:
-        hosts = anyio.run(functools.partial(probe_hosts, timeout=1.0))
-    except OSError as error:
-        yield fail(f"could not look for running hosts: {error}", "fix the folder the error names, or set TABSIGHT_RUNTIME_DIR")
-        return
-    if not hosts:
-        yield fail("no tabsight host running", NO_HOST_FIX)
-    for host in hosts:
-        label = f"host pid {host.pid}" + (f" (embedded browser {host.embedded})" if host.embedded else "")
-        if host.version == __version__:
-            yield ok(f"{label} runs tabsight {host.version}")
-        else:
-            yield fail(f"{label} runs tabsight {host.version}, this is {__version__}", "restart the browser")
-        extension = host.extension
-        if extension is None:
-            yield fail(f"{label}: no extension connected", "reload the extension at chrome://extensions, or restart the browser")
-        elif extension.version != __version__:
-            yield fail(
-                f"{label}: extension {extension.version} connected, expected {__version__}",
-                "reload the extension at chrome://extensions",
-            )
-        else:
-            browser = f"{extension.browser.name} {extension.browser.version}".strip()
-            yield ok(f"{label}: extension {extension.version} connected from {browser}, profile {extension.profile_id}")
+        return rf"HKCU\{key}", [Path(value)] if value else []
+    paths = manifest_paths(browser, home, environ)
+    return str(paths[0]), paths

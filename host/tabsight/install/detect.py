@@ -1,10 +1,26 @@
-"""Which Chromium-family browsers are on this machine, and where each one looks
+r"""Which Chromium-family browsers are on this machine, and where each one looks
 for native-messaging host manifests.
 
 Chrome reads a user's native hosts from ``<user data dir>/NativeMessagingHosts``
-on Linux and macOS, and from a registry key under HKCU on Windows. Browsers
-confined by Snap or Flatpak cannot use a host registered that way, so they are
-reported (with the reason) instead of registered.
+on Linux and macOS (``DIR_USER_NATIVE_MESSAGING`` in Chromium's
+chrome/common/chrome_paths.cc is ``DIR_USER_DATA`` + ``NativeMessagingHosts``,
+so a browser started with ``--user-data-dir DIR`` reads ``DIR/NativeMessagingHosts``
+and not the default folder's), and from a registry key under HKCU on Windows.
+Browsers confined by Snap or Flatpak cannot use a host registered that way, so
+they are reported (with the reason) instead of registered.
+
+Sources for the table below: Chrome's "Native messaging host location"
+(developer.chrome.com/docs/extensions/develop/concepts/native-messaging),
+Chromium's docs/user_data_dir.md and chrome/common/channel_info_posix.cc
+(channel folders: -beta, -unstable, -canary), chrome_paths_linux.cc
+(google-chrome-for-testing), native_process_launcher_win.cc (Windows reads
+``Software\Chromium`` in Chromium-branded builds, then ``Software\Google\Chrome``,
+whatever the browser), Microsoft's "Native messaging" page for Edge
+(``Microsoft Edge {Beta,Dev,Canary}`` on macOS, ``Software\Microsoft\Edge``
+on Windows), brave-core's chromium_src/chrome/common/chrome_paths_linux.cc
+(``BraveSoftware/Brave-Browser`` + channel), and the KeePassXC reports that
+Brave on macOS reads Chrome's folder (keepassxc-browser #1442, #2328) and
+Brave and Vivaldi on Windows Chrome's key (keepassxc-browser #48).
 
 Every function takes the home folder and the environment as parameters, so
 the tests can run detection against a temporary HOME.
@@ -44,16 +60,20 @@ class Browser:
     ``config_dir`` is the browser's user data folder relative to the
     platform's config root (see :func:`config_root`); it tells whether the
     browser has been used here and, outside Windows, holds the
-    ``NativeMessagingHosts`` folder.
+    ``NativeMessagingHosts`` folder. ``processes`` are how the path of its
+    executable ends (the main process's ``argv[0]``), for ``doctor``'s
+    "is it running" check.
     """
 
     name: str
     platform: str  # a sys.platform value: "linux", "darwin" or "win32"
     config_dir: str
     executables: tuple[str, ...] = ()
+    processes: tuple[str, ...] = ()
     registry_path: str = ""  # Windows: vendor path under HKCU\Software
     snap: str = ""  # Linux: name of the snap that ships this browser
     flatpak_id: str = ""  # Linux: Flatpak application id
+    also_reads: tuple[str, ...] = ()  # other user data folders whose NativeMessagingHosts it reads
 
 
 @dataclass(frozen=True)
@@ -71,28 +91,75 @@ class Detection:
     unsupported: tuple[Unsupported, ...]
 
 
+L, M, W = "linux", "darwin", "win32"
+
+
+def _mac_app(name: str, binary: str = "") -> tuple[str, ...]:
+    return (f"{name}.app/Contents/MacOS/{binary or name}",)
+
+
+#: macOS Brave has been seen reading Chrome's folder instead of its own (see the module docstring).
+_BRAVE_MAC = ("Google/Chrome",)
+#: What Chromium's Windows launcher reads whatever the browser (Brave, Vivaldi, Opera: they do not patch it).
+_CHROME_KEY = r"Google\Chrome"
+
 BROWSERS: tuple[Browser, ...] = (
-    Browser("Google Chrome", "linux", "google-chrome", ("google-chrome", "google-chrome-stable"), flatpak_id="com.google.Chrome"),
-    Browser("Google Chrome Beta", "linux", "google-chrome-beta", ("google-chrome-beta",)),
-    Browser("Google Chrome Dev", "linux", "google-chrome-unstable", ("google-chrome-unstable",), flatpak_id="com.google.ChromeDev"),
-    Browser("Chromium", "linux", "chromium", ("chromium", "chromium-browser"), snap="chromium", flatpak_id="org.chromium.Chromium"),
-    Browser("Brave", "linux", "BraveSoftware/Brave-Browser", ("brave-browser", "brave"), snap="brave", flatpak_id="com.brave.Browser"),
-    Browser("Microsoft Edge", "linux", "microsoft-edge", ("microsoft-edge", "microsoft-edge-stable"), flatpak_id="com.microsoft.Edge"),
-    Browser("Vivaldi", "linux", "vivaldi", ("vivaldi", "vivaldi-stable"), flatpak_id="com.vivaldi.Vivaldi"),
-    Browser("Google Chrome", "darwin", "Google/Chrome"),
-    Browser("Google Chrome Beta", "darwin", "Google/Chrome Beta"),
-    Browser("Google Chrome Dev", "darwin", "Google/Chrome Dev"),
-    Browser("Chromium", "darwin", "Chromium"),
-    Browser("Brave", "darwin", "BraveSoftware/Brave-Browser"),
-    Browser("Microsoft Edge", "darwin", "Microsoft Edge"),
-    Browser("Vivaldi", "darwin", "Vivaldi"),
-    Browser("Arc", "darwin", "Arc/User Data"),
-    # Every Chrome channel on Windows reads the same registry key.
-    Browser("Google Chrome", "win32", "Google/Chrome/User Data", ("chrome",), registry_path=r"Google\Chrome"),
-    Browser("Chromium", "win32", "Chromium/User Data", ("chromium",), registry_path="Chromium"),
-    Browser("Brave", "win32", "BraveSoftware/Brave-Browser/User Data", ("brave",), registry_path=r"BraveSoftware\Brave-Browser"),
-    Browser("Microsoft Edge", "win32", "Microsoft/Edge/User Data", ("msedge",), registry_path=r"Microsoft\Edge"),
-    Browser("Vivaldi", "win32", "Vivaldi/User Data", ("vivaldi",), registry_path="Vivaldi"),
+    Browser("Google Chrome", L, "google-chrome", ("google-chrome", "google-chrome-stable"), ("/opt/google/chrome/chrome",),
+            flatpak_id="com.google.Chrome"),
+    Browser("Google Chrome Beta", L, "google-chrome-beta", ("google-chrome-beta",), ("/opt/google/chrome-beta/chrome",)),
+    Browser("Google Chrome Dev", L, "google-chrome-unstable", ("google-chrome-unstable",),
+            ("/opt/google/chrome-unstable/chrome",), flatpak_id="com.google.ChromeDev"),
+    Browser("Google Chrome Canary", L, "google-chrome-canary", ("google-chrome-canary",),
+            ("/opt/google/chrome-canary/chrome",)),
+    Browser("Google Chrome for Testing", L, "google-chrome-for-testing", (), ("/chrome-linux64/chrome",)),
+    Browser("Chromium", L, "chromium", ("chromium", "chromium-browser"), ("/chromium", "/chromium-browser"),
+            snap="chromium", flatpak_id="org.chromium.Chromium"),
+    Browser("Brave", L, "BraveSoftware/Brave-Browser", ("brave-browser", "brave"), ("/opt/brave.com/brave/brave",),
+            snap="brave", flatpak_id="com.brave.Browser"),
+    Browser("Brave Beta", L, "BraveSoftware/Brave-Browser-Beta", ("brave-browser-beta",),
+            ("/opt/brave.com/brave-beta/brave",)),
+    Browser("Brave Nightly", L, "BraveSoftware/Brave-Browser-Nightly", ("brave-browser-nightly",),
+            ("/opt/brave.com/brave-nightly/brave",)),
+    Browser("Microsoft Edge", L, "microsoft-edge", ("microsoft-edge", "microsoft-edge-stable"),
+            ("/opt/microsoft/msedge/msedge",), flatpak_id="com.microsoft.Edge"),
+    Browser("Microsoft Edge Beta", L, "microsoft-edge-beta", ("microsoft-edge-beta",), ("/opt/microsoft/msedge-beta/msedge",)),
+    Browser("Microsoft Edge Dev", L, "microsoft-edge-dev", ("microsoft-edge-dev",), ("/opt/microsoft/msedge-dev/msedge",)),
+    Browser("Vivaldi", L, "vivaldi", ("vivaldi", "vivaldi-stable"), ("/opt/vivaldi/vivaldi-bin",),
+            flatpak_id="com.vivaldi.Vivaldi"),
+    Browser("Vivaldi Snapshot", L, "vivaldi-snapshot", ("vivaldi-snapshot",), ("/opt/vivaldi-snapshot/vivaldi-bin",)),
+    Browser("Opera", L, "opera", ("opera",), ("/opera/opera",), snap="opera", flatpak_id="com.opera.Opera"),
+    Browser("Google Chrome", M, "Google/Chrome", processes=_mac_app("Google Chrome")),
+    Browser("Google Chrome Beta", M, "Google/Chrome Beta", processes=_mac_app("Google Chrome Beta")),
+    Browser("Google Chrome Dev", M, "Google/Chrome Dev", processes=_mac_app("Google Chrome Dev")),
+    Browser("Google Chrome Canary", M, "Google/Chrome Canary", processes=_mac_app("Google Chrome Canary")),
+    Browser("Google Chrome for Testing", M, "Google/Chrome for Testing", processes=_mac_app("Google Chrome for Testing")),
+    Browser("Chromium", M, "Chromium", processes=_mac_app("Chromium")),
+    Browser("Brave", M, "BraveSoftware/Brave-Browser", processes=_mac_app("Brave Browser"), also_reads=_BRAVE_MAC),
+    Browser("Brave Beta", M, "BraveSoftware/Brave-Browser-Beta", processes=_mac_app("Brave Browser Beta"),
+            also_reads=_BRAVE_MAC),
+    Browser("Brave Nightly", M, "BraveSoftware/Brave-Browser-Nightly", processes=_mac_app("Brave Browser Nightly"),
+            also_reads=_BRAVE_MAC),
+    Browser("Microsoft Edge", M, "Microsoft Edge", processes=_mac_app("Microsoft Edge")),
+    Browser("Microsoft Edge Beta", M, "Microsoft Edge Beta", processes=_mac_app("Microsoft Edge Beta")),
+    Browser("Microsoft Edge Dev", M, "Microsoft Edge Dev", processes=_mac_app("Microsoft Edge Dev")),
+    Browser("Microsoft Edge Canary", M, "Microsoft Edge Canary", processes=_mac_app("Microsoft Edge Canary")),
+    Browser("Vivaldi", M, "Vivaldi", processes=_mac_app("Vivaldi")),
+    Browser("Opera", M, "com.operasoftware.Opera", processes=_mac_app("Opera")),
+    Browser("Opera GX", M, "com.operasoftware.OperaGX"),
+    Browser("Arc", M, "Arc/User Data", processes=_mac_app("Arc")),
+    # Every Chrome channel on Windows reads the same registry key, and so does every
+    # Chromium fork that leaves Chromium's launcher alone; Edge reads its own first.
+    Browser("Google Chrome", W, "Google/Chrome/User Data", ("chrome",), registry_path=_CHROME_KEY),
+    Browser("Google Chrome Beta", W, "Google/Chrome Beta/User Data", registry_path=_CHROME_KEY),
+    Browser("Google Chrome Dev", W, "Google/Chrome Dev/User Data", registry_path=_CHROME_KEY),
+    Browser("Google Chrome Canary", W, "Google/Chrome SxS/User Data", registry_path=_CHROME_KEY),
+    Browser("Chromium", W, "Chromium/User Data", ("chromium",), registry_path="Chromium"),
+    Browser("Brave", W, "BraveSoftware/Brave-Browser/User Data", ("brave",), registry_path=_CHROME_KEY),
+    Browser("Microsoft Edge", W, "Microsoft/Edge/User Data", ("msedge",), registry_path=r"Microsoft\Edge"),
+    Browser("Microsoft Edge Beta", W, "Microsoft/Edge Beta/User Data", registry_path=r"Microsoft\Edge"),
+    Browser("Microsoft Edge Dev", W, "Microsoft/Edge Dev/User Data", registry_path=r"Microsoft\Edge"),
+    Browser("Microsoft Edge Canary", W, "Microsoft/Edge SxS/User Data", registry_path=r"Microsoft\Edge"),
+    Browser("Vivaldi", W, "Vivaldi/User Data", ("vivaldi",), registry_path=_CHROME_KEY),
 )
 
 
@@ -117,10 +184,25 @@ def config_root(platform: str = sys.platform, home: Path | None = None, environ:
     return Path(environ.get("XDG_CONFIG_HOME") or home / ".config")
 
 
+def user_data_dir(browser: Browser, home: Path | None = None, environ: Mapping[str, str] | None = None) -> Path:
+    """The browser's default user data folder (what it uses without ``--user-data-dir``)."""
+    return config_root(browser.platform, home, environ) / browser.config_dir
+
+
+def manifest_in(user_data: Path) -> Path:
+    """Where a Linux or macOS browser whose user data folder is ``user_data`` looks for tabsight's manifest."""
+    return user_data / "NativeMessagingHosts" / f"{NATIVE_HOST_NAME}.json"
+
+
 def manifest_path(browser: Browser, home: Path | None = None, environ: Mapping[str, str] | None = None) -> Path:
     """Where a Linux or macOS browser looks for tabsight's host manifest."""
+    return manifest_in(user_data_dir(browser, home, environ))
+
+
+def manifest_paths(browser: Browser, home: Path | None = None, environ: Mapping[str, str] | None = None) -> list[Path]:
+    """Every place it may look: its own folder first, then the ones it is known to read instead."""
     root = config_root(browser.platform, home, environ)
-    return root / browser.config_dir / "NativeMessagingHosts" / f"{NATIVE_HOST_NAME}.json"
+    return [manifest_path(browser, home, environ), *(manifest_in(root / other) for other in browser.also_reads)]
 
 
 def registry_key(browser: Browser) -> str:
@@ -144,12 +226,20 @@ def detect(home: Path | None = None, environ: Mapping[str, str] | None = None, p
         flatpak = home / ".var" / "app" / browser.flatpak_id
         if browser.flatpak_id and flatpak.is_dir():
             unsupported.append(Unsupported(f"{browser.name} (Flatpak)", flatpak, FLATPAK_REASON))
-        if (root / browser.config_dir).is_dir():
+        if _used(root / browser.config_dir):
             found.append(browser)
         # A snap's command (or Ubuntu's wrapper around it) on PATH is not a browser we can serve.
         elif not snap and any(shutil.which(name, path=search_path) for name in browser.executables):
             found.append(browser)
     return Detection(tuple(found), tuple(unsupported))
+
+
+def _used(folder: Path) -> bool:
+    """The browser has run here: its folder holds more than manifests (another browser's install may add those)."""
+    try:
+        return any(child.name != "NativeMessagingHosts" for child in folder.iterdir())
+    except OSError:
+        return False
 
 
 def _snap_location(browser: Browser, home: Path) -> Path | None:

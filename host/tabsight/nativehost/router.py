@@ -8,6 +8,10 @@ front that goes away so the extension releases what they held.
 
 An embedded host (the browser was started by a front, ``TABSIGHT_EMBEDDED``
 set) also ends that browser when its last front has gone.
+
+Its hello to fronts says when the user last used the browser (the
+extension's word, then its activity events) and which channel and profile it
+is (``whoami``), so that a front can pick the browser in use and name each.
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ from pydantic import BaseModel, Field
 from .. import __version__
 from ..errors import Code
 from ..limits import PROTOCOL_VERSION
+from ..paths import extension_id
 from ..protocol import frames
 from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
 from ..protocol.methods import Method
 from .peercred import peer_uid
 from .telemetry import Alert, Telemetry
+from .whoami import Whoami, identify
 
 log = logging.getLogger("tabsight.host")
 
@@ -42,6 +48,13 @@ HELLO_TIMEOUT = 10.0
 #: alerts are dropped for a front that has this much unread: one that stopped
 #: reading (a suspended agent) must not grow the host without bound
 MAX_ALERT_BACKLOG = 1 << 20
+#: seconds the host may spend finding out which browser and profile it serves
+IDENTIFY_TIMEOUT = 3.0
+#: seconds between looks at the browser's files while something is still unknown (a new profile's
+#: name reaches Local State some seconds after the browser started)
+IDENTIFY_AGAIN = 10.0
+#: seconds a front's hello may wait for such a second look
+GREET_IDENTIFY_WAIT = 0.25
 
 
 @dataclass(eq=False)
@@ -97,7 +110,13 @@ class Host:
         self.extension_hello: frames.Hello | None = None
         self.fronts: set[FrontConnection] = set()
         self.pending: dict[str, Pending] = {}
-        self.last_active = time.time()
+        #: when the user last used the browser (unix seconds): the extension's hello says, then
+        #: every activation or focus it reports; None while unknown (never, as far as it knows)
+        self.last_active: float | None = None
+        #: which browser, channel and profile this is (see ``whoami``), found once the extension said hello
+        self.whoami = Whoami()
+        self._identified_at: float | None = None
+        self._looking: asyncio.Future | None = None
         self.telemetry = Telemetry(on_alert=self._broadcast_alert)
         self._front_numbers = itertools.count(1)
         self._request_numbers = itertools.count(1)
@@ -107,12 +126,16 @@ class Host:
 
     async def run(self) -> None:
         """Serve until the browser closes the port; then remove the socket."""
-        await self.extension.send(frames.Hello(role="host", version=__version__))
+        # an embedded browser runs with --silent-debugger-extension-api: the extension spares no bar there
+        await self.extension.send(
+            frames.Hello(role="host", version=__version__, embedded=self.embedded.token if self.embedded else None)
+        )
         first = await asyncio.wait_for(self.extension.receive(), HELLO_TIMEOUT)
         if not isinstance(first, frames.Hello):
             log.error("the extension did not say hello (got %r); exiting", first)
             return
         self._on_extension_hello(first)
+        await self._identify()
         old_umask = os.umask(0o177)  # the socket is born 0600: no window where others may connect
         try:
             server = await asyncio.start_unix_server(self._serve_front, path=str(self.socket_path), limit=MAX_FRAME)
@@ -146,6 +169,33 @@ class Host:
             )
         if hello.version != __version__:
             log.warning("extension %s, host %s: reload the extension at chrome://extensions", hello.version, __version__)
+        if hello.last_active is not None:
+            # never in the future: this machine's clock, both sides
+            said = max(0.0, min(hello.last_active, time.time()))
+            self.last_active = max(self.last_active or 0.0, said) or None
+
+    async def _identify(self, wait: float = IDENTIFY_TIMEOUT) -> None:
+        """Find out the browser's channel and profile (see ``whoami``), waiting for the answer at most ``wait``
+        seconds (it lands in later hellos otherwise); looked at again later while something is unknown."""
+        if self._identified_at is not None and (
+            self.whoami.settled or time.monotonic() - self._identified_at < IDENTIFY_AGAIN
+        ):
+            return
+        self._identified_at = time.monotonic()
+        self._looking = asyncio.ensure_future(self._look())  # kept: the loop holds tasks weakly
+        await asyncio.wait({self._looking}, timeout=wait)
+
+    async def _look(self) -> None:
+        hello = self.extension_hello
+        profile_id = (hello.profile_id or "") if hello else ""
+        try:
+            self.whoami = await asyncio.wait_for(
+                asyncio.to_thread(identify, os.getppid(), profile_id, extension_id()), IDENTIFY_TIMEOUT
+            )
+        except Exception as exc:  # naming the browser is a nicety: never a reason not to serve it
+            log.warning("could not tell which browser profile this is: %s", exc)
+            return
+        log.info("serving %s", self.whoami)
 
     # -- extension side ----------------------------------------------------
 
@@ -242,6 +292,7 @@ class Host:
             )
             return False
         front.session = hello.session or ""
+        await self._identify(wait=GREET_IDENTIFY_WAIT)  # well within the front's wait for this hello
         await front.channel.send(self.hello())
         return True
 
@@ -263,6 +314,10 @@ class Host:
             if ext
             else None,
             last_active=self.last_active,
+            channel=self.whoami.channel,
+            user_data_dir=self.whoami.user_data_dir,
+            profile_dir=self.whoami.profile_dir,
+            profile_name=self.whoami.profile_name,
         )
 
     async def _on_front_request(self, front: FrontConnection, request: frames.Request) -> None:
@@ -330,6 +385,9 @@ class Host:
     # -- embedded browser lifetime ----------------------------------------
 
     def _fronts_changed(self) -> None:
+        if not self.fronts:
+            # no session is left: the extension lets go of its debugger attachments now (the bar goes with them)
+            asyncio.ensure_future(self.extension.send(frames.Event(event="fronts", data={"count": 0})))
         if not self.embedded:
             return
         if self.fronts:

@@ -47,6 +47,9 @@ class Hello(_Frame):
     browser: BrowserInfo | None = None
     profile_id: str | None = None
     browser_run: str | None = None
+    # extension -> host, and host -> front: when the user last used the browser (unix seconds;
+    # from the extension, now if one of its windows has the focus)
+    last_active: float | None = None
     # front -> host
     session: str | None = None
     # host -> front
@@ -54,7 +57,12 @@ class Hello(_Frame):
     pid: int | None = None
     embedded: str | None = None
     extension: ExtensionInfo | None = None
-    last_active: float | None = None
+    #: the browser's channel (stable, beta, dev, canary, nightly, snapshot), when its executable tells
+    channel: str | None = None
+    #: the browser's user data folder, the profile's folder in it and the name its profile menu shows
+    user_data_dir: str | None = None
+    profile_dir: str | None = None
+    profile_name: str | None = None
 
 
 class Request(_Frame):

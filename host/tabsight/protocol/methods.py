@@ -27,6 +27,7 @@ class Method(str, Enum):
     PAGE_EXECUTE = "page.execute"
     DIALOG_ANSWER = "dialog.answer"
     DIALOG_POLICY = "dialog.policy"
+    DEBUGGER_ALLOW = "debugger.allow"
     # answered by the host
     HOST_STATUS = "host.status"
     TELEMETRY_QUERY = "telemetry.query"

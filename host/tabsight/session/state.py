@@ -83,12 +83,23 @@ class Labels:
 
 
 class Screenshots:
-    """What visual diffs compare against: the latest screenshot of the tracked tab, and named baselines."""
+    """What visual diffs compare against: the latest screenshot of the tracked tab, and named baselines;
+    and the viewport each tab had in the latest screenshot of it, which a point taken from it refers to."""
 
     def __init__(self) -> None:
         #: the latest screenshot any answer of this session carried (visual_diff's default baseline)
         self.last: bytes | None = None
         self.baselines: OrderedDict[str, bytes] = OrderedDict()
+        #: (browser id, tab id) -> {width, height} of the latest viewport screenshot of that tab
+        self._viewports: dict[tuple[str, int], dict[str, int]] = {}
+
+    def saw_viewport(self, browser: str, tab_id: int, viewport: dict[str, Any] | None) -> None:
+        """A screenshot of the tab's viewport went to the agent: points it takes from it mean this viewport."""
+        if viewport:
+            self._viewports[(browser, tab_id)] = {"width": viewport["width"], "height": viewport["height"]}
+
+    def viewport_of(self, browser: str, tab_id: int) -> dict[str, int] | None:
+        return self._viewports.get((browser, tab_id))
 
     def remember(self, data: bytes) -> None:
         self.last = data

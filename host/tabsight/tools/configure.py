@@ -25,11 +25,13 @@ class CaptureSettingsParams(Params):
 
 
 class ConfigureParams(Params):
-    action: Literal["track", "capture", "streaming", "dialogs", "answers"] = Field(
+    action: Literal["track", "capture", "streaming", "dialogs", "answers", "debugger"] = Field(
         description="track: choose the tab (and browser) this session works on. capture: screenshots that come "
         "by themselves (settings.screenshot_mode). streaming: push alerts to this session as they happen (MCP "
         "notifications), within a throttle. dialogs: how alert/confirm/prompt dialogs on the tabs this session "
-        "acts on are answered (dialog_policy). answers: how much text one answer may carry (max_answer_chars)."
+        "acts on are answered (dialog_policy). answers: how much text one answer may carry (max_answer_chars). debugger: after the user clicked Cancel "
+        "on the browser's debugging bar (calls then fail with debugger_canceled), and only once they agreed, lets "
+        "tabsight attach again."
     )
     settings: CaptureSettingsParams | None = Field(default=None, description="capture: the settings.")
     tab_id: int | None = Field(default=None, description="track: the tab, as listed by observe({what:'tabs'}).")
@@ -88,6 +90,8 @@ async def configure(session: Session, params: ConfigureParams, response: Respons
     elif params.action == "dialogs":
         session.browsers.dialog_policy = params.dialog_policy
         response.result = {"dialogs": {"policy": params.dialog_policy}}
+    elif params.action == "debugger":
+        response.result = await (await session.browsers.client()).allow_debugger()
     elif params.action == "capture":
         note = session.autoshots.configure(CaptureSettings(**params.settings.model_dump()))
         response.result = {"capture": session.autoshots.status(), **({"note": note} if note else {})}
@@ -118,7 +122,8 @@ TOOL = Tool(
     description="Session settings. action=track chooses the tab (and browser) this session observes and acts on; "
     "action=capture sets screenshot_mode (a screenshot at the end of answers); action=streaming enables, "
     "disables or reports pushed alert notifications; action=dialogs sets how page dialogs are answered; action=answers sets how "
-    "much text an answer may carry.",
+    "much text an answer may carry; action=debugger, once the user agreed, lets tabsight attach again after they "
+    "cancelled its debugging bar.",
     params=ConfigureParams,
     handler=configure,
 )

@@ -46,8 +46,10 @@ async def generate(session: Session, params: GenerateParams, response: Response)
                             "generate({type:'baseline', name})), change the page, then ask for the diff.")
     # the tracked tab now, lossless; it becomes the session's latest screenshot
     client, tab_id = await session.browsers.tab()
-    now = (await client.capture(tab_id, "png")).image
+    shot = await client.capture(tab_id, "png")
+    now = shot.image
     response.remember_screenshot(now)
+    session.screenshots.saw_viewport(client.id, tab_id, shot.viewport)
     if params.type == "baseline":
         screenshots.save_baseline(params.name, now)
         response.result = {"baseline": params.name, "saved": list(screenshots.baselines)}

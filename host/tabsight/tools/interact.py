@@ -137,7 +137,7 @@ async def interact(session: Session, params: InteractParams, response: Response)
     if params.action == "execute":
         return await _execute(session, params, response)
     if params.action == "dialog":
-        client, tab_id = await session.browsers.tab(params.tab_id)
+        client, tab_id = await session.browsers.tab(params.tab_id, acting=True)
         answer = await client.answer_dialog(tab_id, params.accept, params.prompt_text)
         response.result = {"action": "dialog", "tab_id": tab_id, **answer}
         return
@@ -159,7 +159,7 @@ async def interact(session: Session, params: InteractParams, response: Response)
         if client.id != label.annotation.browser:
             raise ToolError(_stale(label, "the session now works with another browser"))
     else:
-        client, tab_id = await session.browsers.tab(params.tab_id)
+        client, tab_id = await session.browsers.tab(params.tab_id, acting=True)
     # a selector copied from the latest annotation names the element that annotation marked, as its label does,
     # while the tab shows that document (in a new one it is a plain selector again)
     marked = label or (session.labels.by_selector(params.selector, client.id, tab_id) if params.selector else None)
@@ -172,6 +172,7 @@ async def interact(session: Session, params: InteractParams, response: Response)
             annotation=(marked.annotation.id, marked.number) if marked else None,
             annotated_selector=marked is not None and label is None,
             point=(params.x, params.y) if params.x is not None else None,
+            viewport=session.screenshots.viewport_of(client.id, tab_id) if params.x is not None else None,
             text=params.text, value=params.value, key=params.key, clear=params.clear, submit=params.submit,
             delta_x=params.delta_x, delta_y=params.delta_y,
         )
@@ -187,7 +188,7 @@ async def interact(session: Session, params: InteractParams, response: Response)
 async def _execute(session: Session, params: InteractParams, response: Response) -> None:
     """Runs the script and steps; every Page.captureScreenshot result becomes an attached image, its data in
     the text replaced by a reference, and (with TABSIGHT_SCREENSHOT_DIR) a file."""
-    client, tab_id = await session.browsers.tab(params.tab_id)
+    client, tab_id = await session.browsers.tab(params.tab_id, acting=True)
     started = int(time.time() * 1000)
     steps = [step.model_dump() for step in params.cdp or []]
     result = await client.execute(tab_id, params.script, steps, params.timeout_ms, max_chars=session.answer_chars)

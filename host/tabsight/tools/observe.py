@@ -176,6 +176,7 @@ async def _annotate(session: Session, client: BrowserClient, tab_id: int, params
     picture.save(out, "JPEG", quality=ANNOTATED_QUALITY, subsampling=0)
     session.labels.remember(client, tab_id, page, [item["selector"] for item in annotations], found["annotation"])
     response.remember_screenshot(shot.image)
+    session.screenshots.saw_viewport(client.id, tab_id, page["viewport"])
     response.add_image(out.getvalue(), "image/jpeg")
     if params.annotation_format == "compact":
         response.result = compact(found, annotations, outline, params.page_text)

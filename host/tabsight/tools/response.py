@@ -10,9 +10,11 @@ this order:
 
 1. the answer's images;
 2. the JSON result, compact;
-3. attached images, then a line counting them;
-4. ``{"_alerts": [...]}``, when asked for and any are pending (drained there);
-5. the automatic screenshot that ``screenshot_mode`` asks for, or a line
+3. ``{"_notes": [...]}``, when the session's browser or tracked tab changed
+   under it since its last answer (a restart, another browser connecting);
+4. attached images, then a line counting them;
+5. ``{"_alerts": [...]}``, when asked for and any are pending (drained there);
+6. the automatic screenshot that ``screenshot_mode`` asks for, or a line
    saying why there is none.
 
 It bounds the text (``tabsight.bounded``) and masks secrets
@@ -101,6 +103,9 @@ class Response:
         content: list[Content] = [self._image(image) for image in self.images]
         if self.result is not None:
             content.append(self._text(bounded.fit(bounded.cap_fields(self.result, _masked), budget)))
+        notes = session.browsers.take_notes()
+        if notes:
+            content.append(self._text({"_notes": notes}))
         if self.attachments:
             content += [self._image(image) for image in self.attachments]
             count = len(self.attachments)
@@ -138,6 +143,7 @@ class Response:
             log.warning("auto screenshot of %d KB (over %d KB)", len(shot.image) // 1024, autoshot.LARGE_PAYLOAD // 1024)
         shots.took_one()
         self.screenshot = shot.image
+        session.screenshots.saw_viewport(client.id, tab_id, shot.viewport)
         return self._image(Image(shot.image, "image/jpeg"))
 
     def _unavailable(self, reason: str) -> Content:

@@ -277,6 +277,8 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
     pictures, scale = images.fit(shot.pictures, params.format, params.quality, params.max_width, params.max_height)
     if params.url is None and len(pictures) == 1:
         response.remember_screenshot(pictures[0].data)  # visual_diff's default baseline
+        if not params.fullPage and not params.selector:
+            session.screenshots.saw_viewport(client.id, tab_id, shot.viewport)
     width, height = images.grid_size(pictures)
     metadata: dict[str, Any] = {
         "width": width,

@@ -1,0 +1,184 @@
+"""The user's own browser, as tabsight meets it (issue 16): a headed Chromium on a desktop, started by the user
+with their profile (tests/harness/usersbrowser.py), reached by a front with ``TABSIGHT_BROWSER=never``.
+
+In a headed browser every debugger attachment shows the "started debugging this browser" bar over all
+windows, and the bar's coming and going resizes the page. These tests check what an agent meets there:
+screenshots that need no attachment, one bar per stretch of work rather than two resizes per action, no
+point taken from a screenshot used on a page the bar has moved, and the user's Cancel on the bar respected.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import subprocess
+
+import anyio
+import pytest
+from conftest import front_env, mcp_client
+from harness.calls import notes, payload, refusal
+from harness.desktop import Desktop
+from harness.usersbrowser import UsersBrowser
+from PIL import Image
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.headed]
+
+#: the Cancel button of the debugging bar (Chromium's blue call-to-action button)
+CANCEL_BLUE = (11, 87, 208)
+
+
+@pytest.fixture
+async def users(desktop, site, tmp_path):
+    """The user's browser showing bar.html in a tab of its own, and an MCP client on it."""
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    browser = UsersBrowser(desktop, tmp_path / "profile", runtime)
+    browser.start()
+    try:
+        browser.open(site.url("/bar.html"))
+        async with mcp_client(front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
+            yield client, browser
+    finally:
+        browser.quit()
+
+
+async def viewport_height(client) -> int:
+    return payload(await client.call_tool("observe", {"what": "page"}))["viewport"]["height"]
+
+
+async def record(client) -> dict:
+    script = {"action": "execute", "script": "JSON.stringify(window.record)"}
+    return json.loads(payload(await client.call_tool("interact", script))["script"]["result"])
+
+
+def picture(result) -> Image.Image:
+    (image,) = [block for block in result.content if block.type == "image"]
+    return Image.open(io.BytesIO(base64.b64decode(image.data))).convert("RGB")
+
+
+def cancel_button(desktop: Desktop) -> tuple[int, int] | None:
+    """Where the debugging bar's Cancel button is on the screen, by its colour; None if no bar shows it."""
+    shot = desktop.tmp / "screen.png"
+    subprocess.run(["scrot", "-o", str(shot)], env=desktop.env, check=True, timeout=10)
+    screen = Image.open(shot).convert("RGB").crop((0, 0, desktop.width, 300))
+    points = [(x, y) for y in range(0, screen.height, 2) for x in range(0, screen.width, 2)
+              if max(abs(a - b) for a, b in zip(screen.getpixel((x, y)), CANCEL_BLUE)) < 12]
+    if len(points) < 50:
+        return None
+    xs, ys = sorted(x for x, _ in points), sorted(y for _, y in points)
+    return xs[len(xs) // 2], ys[len(ys) // 2]
+
+
+async def test_screenshots_bring_no_bar_and_a_point_from_before_the_bar_is_refused_not_misplaced(users):
+    client, _browser = users
+    before = await viewport_height(client)
+    shots = [await client.call_tool("screenshot", {"format": fmt}) for fmt in ("webp", "png", "jpeg")]
+    for shot in shots:
+        assert picture(shot).size == (1272, before)
+    assert await viewport_height(client) == before, "a screenshot of a tab in front attached the debugger"
+
+    # the Bottom button, where the screenshot shows it: the first input brings the bar, which moves it up
+    missed = await client.call_tool("interact", {"action": "click", "x": 140, "y": before - 30})
+    message = refusal(missed)
+    now = await viewport_height(client)
+    assert now < before, "no debugging bar came: this test needs one"
+    assert f"the viewport is 1272x{now} now, and was 1272x{before} in the screenshot" in message
+    assert "Take a new screenshot" in message
+
+    assert picture(await client.call_tool("screenshot", {})).size == (1272, now)
+    clicked = payload(await client.call_tool("interact", {"action": "click", "x": 140, "y": now - 30}))
+    assert clicked["received"]["name"] == "Bottom"
+    page = await record(client)
+    assert page["clicks"] == {"top": 0, "above": 0, "bottom": 1}
+
+    # one stretch of work, one arrival of the bar: the page was resized once
+    for _ in range(5):
+        payload(await client.call_tool("interact", {"action": "click", "selector": "#top"}))
+        picture(await client.call_tool("screenshot", {"format": "webp"}))
+        payload(await client.call_tool("interact", {"action": "execute", "script": "1"}))
+    page = await record(client)
+    assert page["resizes"] == [now] and page["clicks"]["top"] == 5
+
+
+async def test_a_label_taken_before_the_bar_clicks_its_element_after_it(users):
+    client, _browser = users
+    before = await viewport_height(client)
+    annotated = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})
+    labels = {item["name"]: item["label"] for item in payload(annotated)["annotations"]}
+    assert await viewport_height(client) == before, "annotating attached the debugger"
+    clicked = payload(await client.call_tool("interact", {"action": "click", "label": labels["Bottom"]}))
+    assert clicked["target"]["name"] == "Bottom"
+    assert await viewport_height(client) < before
+    assert (await record(client))["clicks"] == {"top": 0, "above": 0, "bottom": 1}
+
+
+async def test_the_users_cancel_on_the_bar_stops_tabsight_until_the_agent_asks_again(users, desktop):
+    client, _browser = users
+    payload(await client.call_tool("interact", {"action": "click", "selector": "#top"}))
+    button = cancel_button(desktop)
+    assert button is not None, "the debugging bar is not showing"
+    subprocess.run(["xdotool", "mousemove", str(button[0]), str(button[1]), "click", "1"], env=desktop.env,
+                   check=True, timeout=10)
+
+    for _ in range(2):  # refused, and no attaching again behind the user's back
+        stopped = refusal(await client.call_tool("interact", {"action": "click", "selector": "#top"}))
+        assert 'clicked Cancel on the browser\'s "tabsight started debugging this browser" bar' in stopped
+        assert "configure({action:'debugger'})" in stopped
+    assert cancel_button(desktop) is None
+    assert picture(await client.call_tool("screenshot", {"format": "jpeg"})).size[0] == 1272  # needs no debugger
+
+    allowed = payload(await client.call_tool("configure", {"action": "debugger"}))
+    assert allowed == {"debugger": "allowed", "was_canceled_by_user": True}
+    payload(await client.call_tool("interact", {"action": "click", "selector": "#top"}))
+    assert (await record(client))["clicks"]["top"] == 2
+
+
+async def test_the_tracked_tab_follows_the_user_across_tabs_and_windows_until_the_agent_chooses_one(users, site):
+    client, browser = users
+
+    async def tracked_url(expected: str) -> str:
+        """The tracked tab's URL, once it is ``expected`` or 5 s have passed (the browser opens a tab a
+        moment after the command that asks it to has returned)."""
+        with anyio.move_on_after(5):
+            while (url := payload(await client.call_tool("observe", {"what": "page"}))["url"]) != expected:
+                await anyio.sleep(0.2)
+        return url
+
+    assert await tracked_url(site.url("/bar.html")) == site.url("/bar.html")
+    browser.open(site.url("/behind.html"))  # the user opens a tab: it is in front now
+    assert await tracked_url(site.url("/behind.html")) == site.url("/behind.html")
+    browser.open(site.url("/form.html"), new_window=True)  # and a window
+    assert await tracked_url(site.url("/form.html")) == site.url("/form.html")
+
+    (listing,) = payload(await client.call_tool("observe", {"what": "tabs"}))["browsers"]
+    (behind,) = [tab["id"] for tab in listing["tabs"] if tab["url"] == site.url("/behind.html")]
+    chosen = payload(await client.call_tool("configure", {"action": "track", "tab_id": behind}))
+    assert chosen["tracked"]["tab_id"] == behind
+    browser.open(site.url("/index.html"))  # the user goes on elsewhere; the agent's choice holds
+    assert await tracked_url(site.url("/index.html")) == site.url("/behind.html")
+
+
+async def test_a_session_on_the_embedded_browser_moves_to_the_users_browser_when_it_connects(desktop, site, tmp_path):
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    async with mcp_client(front_env(TABSIGHT_RUNTIME_DIR=str(runtime))) as client:  # nothing running: embedded
+        first = payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html")}))
+        assert first["url"] == site.url("/index.html")
+        (listing,) = payload(await client.call_tool("observe", {"what": "tabs"}))["browsers"]
+        assert listing["embedded"]
+
+        browser = UsersBrowser(desktop, tmp_path / "profile", runtime)
+        browser.start()
+        try:
+            browser.open(site.url("/bar.html"))
+            await anyio.sleep(1)  # the browser opens the tab a moment after the command returned
+            moved = await client.call_tool("observe", {"what": "page"})
+            assert payload(moved)["url"] == site.url("/bar.html")
+            (note,) = notes(moved)
+            assert "connected: this session works in it from now on" in note and "embedded" in note
+            browsers = payload(await client.call_tool("observe", {"what": "tabs"}))["browsers"]
+            (working,) = [b for b in browsers if any(tab.get("tracked") for tab in b["tabs"])]
+            assert not working["embedded"] and working["name"].startswith("Chromium")
+        finally:
+            browser.quit()
