@@ -32,7 +32,7 @@ from typing import Literal
 
 from tabsight import NATIVE_HOST_NAME, __version__
 from tabsight.browser.embedded import PROFILE_PREFIX
-from tabsight.install.detect import Browser, browsers_for, user_data_dir
+from tabsight.browsers import Browser, browser_of, browsers_for, user_data_dir
 from tabsight.protocol.frames import Hello
 
 INSTALL_FIX = "run `tabsight install`"
@@ -262,7 +262,7 @@ def running_browsers(
         if executable.startswith("/app/") and name in GENERIC_EXECUTABLES:
             found.append(Running(process.pid, f"{name} (Flatpak)", None, given, bool(flag), "Flatpak"))
             continue
-        row = next((b for b in rows if any(executable.endswith(end) for end in b.processes)), None)
+        row = browser_of(executable, platform)
         if row is not None:
             found.append(Running(process.pid, row.name, row, given or user_data_dir(row, home, environ), bool(flag)))
         elif name in GENERIC_EXECUTABLES:

@@ -7,7 +7,8 @@ parent) and from the files of that browser:
 
 - the channel and the default user data folder, from the path of the
   browser's executable (``/opt/google/chrome-beta/chrome``, ``Google Chrome
-  Beta.app``): the table below, whose folders are ``install/detect.py``'s;
+  Beta.app``): ``tabsight/browsers.py``'s table, else (the channel only) the
+  channel word a folder or app bundle name the table does not know ends in;
 - the user data folder: the browser's ``--user-data-dir=`` flag, else (Linux)
   the folder of the extension storage the browser holds open, else that
   default;
@@ -34,12 +35,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from tabsight.browsers import browser_of, user_data_dir
+
 #: a profile name is the user's words, shown in every tab listing: kept short
 MAX_NAME = 60
 #: LevelDB files larger than this are not searched (tabsight's storage is a few KiB)
 MAX_STORAGE_FILE = 16 << 20
-
-CHANNELS = ("stable", "beta", "dev", "canary", "nightly", "snapshot")
 
 
 @dataclass(frozen=True)
@@ -62,54 +63,6 @@ class Whoami:
 # --- the executable: channel and default user data folder ------------------------
 
 
-@dataclass(frozen=True)
-class _Install:
-    #: how the executable's path ends (Linux), or the app bundle's name (macOS)
-    ending: str
-    #: the user data folder, relative to the config root (see :func:`config_root`)
-    config_dir: str
-    channel: str | None = "stable"
-
-
-# The folders are install/detect.py's table (its sources are named there).
-_LINUX = (
-    _Install("/opt/google/chrome/chrome", "google-chrome"),
-    _Install("/opt/google/chrome-beta/chrome", "google-chrome-beta", "beta"),
-    _Install("/opt/google/chrome-unstable/chrome", "google-chrome-unstable", "dev"),
-    _Install("/opt/google/chrome-canary/chrome", "google-chrome-canary", "canary"),
-    _Install("/chrome-linux64/chrome", "google-chrome-for-testing", None),
-    _Install("/opt/brave.com/brave/brave", "BraveSoftware/Brave-Browser"),
-    _Install("/opt/brave.com/brave-beta/brave", "BraveSoftware/Brave-Browser-Beta", "beta"),
-    _Install("/opt/brave.com/brave-nightly/brave", "BraveSoftware/Brave-Browser-Nightly", "nightly"),
-    _Install("/opt/microsoft/msedge/msedge", "microsoft-edge"),
-    _Install("/opt/microsoft/msedge-beta/msedge", "microsoft-edge-beta", "beta"),
-    _Install("/opt/microsoft/msedge-dev/msedge", "microsoft-edge-dev", "dev"),
-    _Install("/opt/vivaldi/vivaldi-bin", "vivaldi"),
-    _Install("/opt/vivaldi-snapshot/vivaldi-bin", "vivaldi-snapshot", "snapshot"),
-    # distribution builds of Chromium: no channel to speak of
-    _Install("/chromium/chromium", "chromium", None),
-    _Install("/chromium-browser/chromium-browser", "chromium", None),
-    _Install("/chromium-browser/chrome", "chromium", None),
-    _Install("/chromium/chrome", "chromium", None),
-)
-_MAC = (
-    _Install("Google Chrome", "Google/Chrome"),
-    _Install("Google Chrome Beta", "Google/Chrome Beta", "beta"),
-    _Install("Google Chrome Dev", "Google/Chrome Dev", "dev"),
-    _Install("Google Chrome Canary", "Google/Chrome Canary", "canary"),
-    _Install("Google Chrome for Testing", "Google/Chrome for Testing", None),
-    _Install("Chromium", "Chromium", None),
-    _Install("Brave Browser", "BraveSoftware/Brave-Browser"),
-    _Install("Brave Browser Beta", "BraveSoftware/Brave-Browser-Beta", "beta"),
-    _Install("Brave Browser Nightly", "BraveSoftware/Brave-Browser-Nightly", "nightly"),
-    _Install("Microsoft Edge", "Microsoft Edge"),
-    _Install("Microsoft Edge Beta", "Microsoft Edge Beta", "beta"),
-    _Install("Microsoft Edge Dev", "Microsoft Edge Dev", "dev"),
-    _Install("Microsoft Edge Canary", "Microsoft Edge Canary", "canary"),
-    _Install("Vivaldi", "Vivaldi"),
-    _Install("Arc", "Arc/User Data"),
-)
-
 _CHANNEL_WORD = re.compile(r"(?:^|[-_ ])(beta|dev|unstable|canary|nightly|snapshot|sxs)$", re.IGNORECASE)
 
 
@@ -121,18 +74,11 @@ def _app_bundle(executable: str) -> str | None:
     return None
 
 
-def _install(executable: str, platform: str) -> _Install | None:
-    if platform == "darwin":
-        bundle = _app_bundle(executable)
-        return next((row for row in _MAC if row.ending == bundle), None)
-    return next((row for row in _LINUX if executable.endswith(row.ending)), None)
-
-
 def channel_of(executable: str, platform: str = sys.platform) -> str | None:
     """``stable``, ``beta``, ``dev``, ``canary``, ``nightly`` or ``snapshot``, when the path tells."""
-    row = _install(executable, platform)
-    if row:
-        return row.channel
+    browser = browser_of(executable, platform)
+    if browser:
+        return browser.channel
     # an install the table does not know: its folder (Linux) or bundle (macOS) may still end in a channel
     place = _app_bundle(executable) if platform == "darwin" else PurePosixPath(executable).parent.name
     match = _CHANNEL_WORD.search(place or "")
@@ -142,21 +88,12 @@ def channel_of(executable: str, platform: str = sys.platform) -> str | None:
     return {"unstable": "dev", "sxs": "canary"}.get(word, word)
 
 
-def config_root(platform: str = sys.platform, home: Path | None = None, environ: Mapping[str, str] | None = None) -> Path:
-    """Where the browsers keep their user data folders (Linux Chrome also honours ``CHROME_CONFIG_HOME``)."""
-    home = home or Path.home()
-    environ = os.environ if environ is None else environ
-    if platform == "darwin":
-        return home / "Library" / "Application Support"
-    return Path(environ.get("CHROME_CONFIG_HOME") or environ.get("XDG_CONFIG_HOME") or home / ".config")
-
-
 def default_user_data_dir(
     executable: str, platform: str = sys.platform, home: Path | None = None, environ: Mapping[str, str] | None = None,
 ) -> Path | None:
     """The folder this browser uses without ``--user-data-dir``, if the table knows the install."""
-    row = _install(executable, platform)
-    return config_root(platform, home, environ) / row.config_dir if row else None
+    browser = browser_of(executable, platform)
+    return user_data_dir(browser, home, environ) if browser else None
 
 
 # --- the browser process ----------------------------------------------------------
