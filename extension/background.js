@@ -14,6 +14,7 @@ import { ensureConnected, sendEvent, serve } from './native.js';
 import { pageInfo, pageOutline } from './page.js';
 import { captureUrl } from './owned.js';
 import { listTabs, navigateTab } from './tabs.js';
+import { reviveStartupTabs } from './startup-tabs.js';
 import { startTelemetry } from './telemetry.js';
 import { setViewport } from './viewport.js';
 
@@ -83,6 +84,8 @@ serve(methods, {
 });
 // Listeners registered at top level too: they are what wakes the worker.
 startTelemetry();
+// The tab given on the command line, if Chrome dropped its load as it loaded the extension.
+reviveStartupTabs();
 
 // Chrome only starts the worker at browser start or install if one of these
 // events has a listener; the connect itself is the top-level call above.

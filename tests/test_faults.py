@@ -128,8 +128,7 @@ async def test_a_user_browser_restarted_with_its_profile_goes_on_in_its_focused_
         return subprocess.Popen(args, env=dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime)),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
-    # (each page is loaded with navigate: a tab given on the command line can stay unloaded beside
-    # --load-extension, a browser bug of its own)
+    # (each page is loaded with navigate; tests/test_startup_tab.py covers a tab given on the command line)
     first = start_browser("about:blank")
     try:
         assert await asyncio.to_thread(wait_until, lambda: host_pids(runtime), 30)
