@@ -25,6 +25,7 @@ from typing import Any, Literal
 from .. import __version__
 from ..errors import BrowserError, Code, ToolError
 from ..paths import extension_dir, runtime_dir
+from ..progress import phase
 from . import embedded
 from .client import BrowserClient, Transport
 from .hosts import connect_all
@@ -185,23 +186,27 @@ class BrowserConnection:
 
     async def _find(self) -> HostLink:
         deadline = self._lost_at + RECONNECT_GRACE
-        while True:
-            links = await self._discover(self.session)
-            chosen = self._choose(links)
-            for link in links:
-                if link is not chosen:
-                    await link.close()
-            if chosen and (chosen.profile_id == self._last_profile or time.monotonic() >= deadline):
-                return chosen
-            if time.monotonic() >= deadline:
-                break
-            if chosen:
-                await chosen.close()
-            await asyncio.sleep(0.1)
+        left = deadline - time.monotonic()
+        with phase("waiting for the browser to come back" if left > 0 else "looking for a browser",
+                   bound=round(left, 1) if left > 0 else None):
+            while True:
+                links = await self._discover(self.session)
+                chosen = self._choose(links)
+                for link in links:
+                    if link is not chosen:
+                        await link.close()
+                if chosen and (chosen.profile_id == self._last_profile or time.monotonic() >= deadline):
+                    return chosen
+                if time.monotonic() >= deadline:
+                    break
+                if chosen:
+                    await chosen.close()
+                await asyncio.sleep(0.1)
         mode = self.mode or browser_mode()
         if mode == "never":
             raise BrowserError(Code.NO_BROWSER, connect_steps())
-        return await self._launch(headless=mode != "headed")
+        with phase("starting tabsight's embedded browser", bound=LAUNCH_TIMEOUT):
+            return await self._launch(headless=mode != "headed")
 
     def _choose(self, links: list[HostLink]) -> HostLink | None:
         """Same profile as before, else the user's most recently active, else embedded."""

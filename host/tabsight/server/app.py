@@ -6,6 +6,7 @@ browser; the browser is found (or started) on the first tool call.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
@@ -21,6 +22,7 @@ from mcp_types import INVALID_PARAMS
 from .. import __version__
 from ..session.state import Session
 from ..tools import TOOLS, dispatch
+from .progress import reporting
 from .push import ALERTS_URI, AlertPush
 from .stdio import stdio_transport
 
@@ -50,7 +52,10 @@ def build_server(session: Session) -> Server:
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         pusher.client = ctx.session  # where streamed alerts go from now on
-        return await dispatch.call(session, params.name, params.arguments)
+        # notifications/progress while it runs, each second, saying what it does (progress.py);
+        # the SDK sends them only to a caller that asked (a progressToken)
+        call = functools.partial(dispatch.call, session, params.name, params.arguments)
+        return await reporting(ctx.session.report_progress, f"working on {params.name}", call)
 
     async def list_resources(ctx, params) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[ALERTS_RESOURCE])

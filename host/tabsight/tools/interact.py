@@ -21,6 +21,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ..errors import BrowserError, Code, ToolError
 from ..limits import MAX_CDP_STEPS
+from ..progress import phase
 from ..session.state import Label, Session
 from .base import Params, Tool
 from .response import Response
@@ -76,7 +77,9 @@ class InteractParams(Params):
     delta_x: int = Field(default=0, ge=-100_000, le=100_000, description="scroll: px to the right (negative: left).")
     delta_y: int = Field(default=0, ge=-100_000, le=100_000, description="scroll: px down (negative: up).")
     timeout: int | None = Field(
-        default=None, ge=0, le=120_000, description="ms: navigate 1000-120000 (default 30000); wait_for (default 5000)."
+        default=None, ge=0, le=120_000,
+        description="ms: navigate 1000-120000 (default 30000); wait_for (default 5000). Many clients give up on a "
+        "call at 60 s: for longer, wait in steps.",
     )
     script: str | None = Field(
         default=None, min_length=1, max_length=100_000,
@@ -85,7 +88,10 @@ class InteractParams(Params):
     cdp: list[CdpStep] | None = Field(
         default=None, max_length=MAX_CDP_STEPS, description="execute: CDP calls, run in order."
     )
-    timeout_ms: int = Field(default=30_000, ge=100, le=120_000, description="execute: bound of each step, in ms.")
+    timeout_ms: int = Field(
+        default=30_000, ge=100, le=120_000,
+        description="execute: bound of each step, in ms (many clients give up on a call at 60 s).",
+    )
     accept: bool = Field(default=True, description="dialog: OK (true) or Cancel (false).")
     prompt_text: str | None = Field(
         default=None, max_length=10_000, description="dialog: the text to answer a prompt with (default: its own)."
@@ -145,9 +151,12 @@ async def interact(session: Session, params: InteractParams, response: Response)
     if params.action in ("navigate", "wait_for"):
         client, tab_id = await session.browsers.tab(params.tab_id)
         if params.action == "navigate":
-            result = await client.navigate(tab_id, params.url, timeout)
+            with phase(f"waiting for {params.url} to load", bound=timeout / 1000):
+                result = await client.navigate(tab_id, params.url, timeout)
         else:
-            result = await client.wait_for(tab_id, params.selector, params.text, timeout)
+            awaited = f"{params.selector} to be visible" if params.selector else f"the text {params.text!r}"
+            with phase(f"waiting for {awaited}", bound=timeout / 1000):
+                result = await client.wait_for(tab_id, params.selector, params.text, timeout)
         response.result = {"action": params.action, "tab_id": tab_id, **result}
         return
 
@@ -191,7 +200,9 @@ async def _execute(session: Session, params: InteractParams, response: Response)
     client, tab_id = await session.browsers.tab(params.tab_id, acting=True)
     started = int(time.time() * 1000)
     steps = [step.model_dump() for step in params.cdp or []]
-    result = await client.execute(tab_id, params.script, steps, params.timeout_ms, max_chars=session.answer_chars)
+    running = (["the script"] if params.script else []) + ([f"{len(steps)} CDP step(s)"] if steps else [])
+    with phase("running " + " and ".join(running)):
+        result = await client.execute(tab_id, params.script, steps, params.timeout_ms, max_chars=session.answer_chars)
     for step, outcome in zip(steps, result.get("cdp", [])):
         data = (outcome.get("result") or {}).get("data")
         if step["method"] != "Page.captureScreenshot" or not isinstance(data, str):

@@ -27,6 +27,7 @@ from .. import images
 from ..browser.client import BrowserClient, Shot
 from ..errors import BrowserError, Code, ToolError
 from ..limits import MAX_COOKIES, MAX_VIEWPORT, MIN_VIEWPORT
+from ..progress import phase
 from ..session.state import Session
 from .base import Params, Tool
 from .response import Response
@@ -137,7 +138,10 @@ class ScreenshotParams(Params):
         description="With url: wait until the page has loaded and no request has been in flight for 500 ms; "
         "false captures at DOMContentLoaded.",
     )
-    timeout: int = Field(default=DEFAULTS.timeout, ge=1000, le=120_000, description="With url: ms for the whole load.")
+    timeout: int = Field(
+        default=DEFAULTS.timeout, ge=1000, le=120_000,
+        description="With url: ms for the whole load (many clients give up on a call at 60 s).",
+    )
     fullPage: bool = Field(default=False, description="The whole document, not just the viewport.")
     userAgent: str | None = Field(
         default=DEFAULTS.user_agent, max_length=1024, description="With url: the user agent the page sees."
@@ -262,9 +266,11 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
                 "the tracked tab is captured as it is"
             )
         client, tab_id = await session.browsers.tab(params.tab_id)
-        shot = await client.capture(
-            tab_id, params.format, params.quality, full_page=params.fullPage, selector=params.selector, timeout=30
-        )
+        capturing = "the whole page" if params.fullPage else params.selector or "the tab"
+        with phase(f"capturing {capturing}", bound=30):
+            shot = await client.capture(
+                tab_id, params.format, params.quality, full_page=params.fullPage, selector=params.selector, timeout=30
+            )
         user_agent = None
     else:
         if params.tab_id is not None:
@@ -318,14 +324,17 @@ async def _capture_url(client: BrowserClient, params: ScreenshotParams) -> Shot:
     deadline = time.monotonic() + params.timeout / 1000
     retries = 0
     attempt_ms = params.timeout  # the first attempt has it all (and its error quotes it as given)
+    loading = f"loading {params.url} in a window of its own" + (
+        " until its network is idle" if params.waitForNetworkIdle else "") + ", to capture it"
     while True:
         try:
-            return await client.capture_url(
-                params.url, width=params.width, height=params.height, format=params.format, quality=params.quality,
-                wait_for_network_idle=params.waitForNetworkIdle, timeout_ms=attempt_ms,
-                user_agent=params.userAgent, cookies=wire_cookies(params.cookies or [], params.url),
-                full_page=params.fullPage, selector=params.selector,
-            )
+            with phase(loading + (f", try {retries + 1}" if retries else ""), bound=attempt_ms / 1000):
+                return await client.capture_url(
+                    params.url, width=params.width, height=params.height, format=params.format,
+                    quality=params.quality, wait_for_network_idle=params.waitForNetworkIdle, timeout_ms=attempt_ms,
+                    user_agent=params.userAgent, cookies=wire_cookies(params.cookies or [], params.url),
+                    full_page=params.fullPage, selector=params.selector,
+                )
         except BrowserError as exc:
             left = deadline - time.monotonic() - DEFAULTS.retry_delay / 1000
             if retries == DEFAULTS.retry_count or not retryable(exc) or left * 1000 < MIN_ATTEMPT_MS:
