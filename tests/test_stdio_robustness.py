@@ -11,83 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import subprocess
-import sys
-import threading
 import time
 
 import anyio
 import mcp_types as types
 import pytest
+from harness.rawmcp import TIMEOUT, RawServer
 from mcp.server.lowlevel import Server
 
 from tabsight.server.stdio import MAX_LINE_BYTES, encode_answer, read_message, reader_gone, stdio_transport
-
-TIMEOUT = 20
-
-
-class RawServer:
-    """``tabsight mcp`` spoken to line by line."""
-
-    def __init__(self, runtime_dir) -> None:
-        env = dict(os.environ, TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime_dir))
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "tabsight", "mcp"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-        )
-        self.answers: queue.Queue[bytes] = queue.Queue()
-        self.stderr: list[str] = []
-        threading.Thread(target=self._pump, args=(self.process.stdout, self.answers.put), daemon=True).start()
-        threading.Thread(
-            target=self._pump, args=(self.process.stderr, lambda line: self.stderr.append(line.decode())), daemon=True
-        ).start()
-        self.next_id = 1000
-
-    @staticmethod
-    def _pump(stream, put) -> None:
-        for line in stream:
-            put(line)
-
-    def send(self, line: bytes) -> None:
-        self.process.stdin.write(line + b"\n")
-        self.process.stdin.flush()
-
-    def answer(self) -> dict:
-        line = self.answers.get(timeout=TIMEOUT)
-        return json.loads(line)  # every answer is UTF-8 JSON
-
-    def request(self, method: str, params: dict | None = None) -> dict:
-        self.next_id += 1
-        self.send(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method,
-                              **({"params": params} if params is not None else {})}).encode())
-        answer = self.answer()
-        assert answer["id"] == self.next_id, answer
-        return answer
-
-    def send_marked(self, line: bytes) -> int:
-        """Sends a line; returns where stderr stood, for stderr_line."""
-        mark = len(self.stderr)
-        self.send(line)
-        return mark
-
-    def stderr_line(self, *fragments: str, since: int = 0) -> str:
-        """The stderr line (from ``since`` on) holding every fragment, waiting a little for it."""
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            for line in self.stderr[since:]:
-                if all(fragment in line for fragment in fragments):
-                    return line
-            time.sleep(0.02)
-        raise AssertionError(f"no stderr line with {fragments}: {''.join(self.stderr)[-2000:]}")
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(5)
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+import anyio
+import mcp_types as types
 import pytest
 
+from tabsight.server.push import ALERTS_URI, AlertPush
 from tabsight.session.streaming import (
     BATCH_MAX, DEDUP_MAX, INBOX_MAX, MINUTE_CAP, AlertInbox, StreamConfig, StreamPolicy, Streamer,
 )
@@ -133,3 +136,73 @@ def test_a_full_batch_counts_what_it_left_out():
         p.offer(alert(f"e{n}"), 1)
     batch = p.flush(60)
     assert len(batch) == BATCH_MAX + 1 and batch[-1]["title"] == "7 more alerts not listed"
+
+
+# ---- the MCP side: what is pushed where, and what configure says of it ----
+
+
+class FakeClient:
+    """What AlertPush uses of the SDK's ServerSession: the protocol version and outgoing notifications."""
+
+    def __init__(self, protocol_version: str) -> None:
+        self.protocol_version = protocol_version
+        self.sent: list = []
+
+    async def send_notification(self, notification, related_request_id=None) -> None:
+        self.sent.append(notification)
+
+    async def send_resource_updated(self, uri: str) -> None:
+        self.sent.append(("updated", uri))
+
+
+class FakeListenContext:
+    request_id = 7
+
+    def __init__(self) -> None:
+        self.session = FakeClient("2026-07-28")
+
+
+@pytest.mark.anyio
+async def test_a_handshake_client_gets_log_messages_at_its_level_and_updates_once_subscribed():
+    pusher = AlertPush()
+    pusher.client = client = FakeClient("2025-11-25")
+    await pusher.push(alert("a", severity="warning"))
+    assert [n.params.data["title"] for n in client.sent] == ["a"] and client.sent[0].params.level == "warning"
+    pusher.log_level = "error"
+    pusher.subscribed.add(ALERTS_URI)
+    await pusher.push(alert("b", severity="warning"))
+    assert client.sent[1:] == [("updated", ALERTS_URI)]  # below the client's level: no log message
+    assert [a["title"] for a in pusher.pushed] == ["a", "b"]
+    assert pusher.delivery("warning")["via"] == [f"notifications/resources/updated {ALERTS_URI}", "notifications/message"]
+    pusher.subscribed.clear()
+    pusher.log_level = "emergency"
+    refused = pusher.delivery("info")
+    assert not refused["pushed"] and "above every alert's severity" in refused["note"]
+
+
+@pytest.mark.anyio
+async def test_a_2026_client_gets_updates_only_on_a_listen_stream_for_the_alerts():
+    pusher = AlertPush()
+    pusher.client = client = FakeClient("2026-07-28")
+    ctx = FakeListenContext()
+    params = types.SubscriptionsListenRequestParams(notifications={"resourceSubscriptions": [ALERTS_URI]})
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(pusher.listen, ctx, params)
+        while not ctx.session.sent:  # the acknowledgement
+            await anyio.sleep(0.01)
+        assert pusher.listen.listening_to(ALERTS_URI) and pusher.delivery("warning")["pushed"]
+        await pusher.push(alert("a"))
+        while len(ctx.session.sent) < 2:
+            await anyio.sleep(0.01)
+        assert ctx.session.sent[1].params.uri == ALERTS_URI and client.sent == []  # no log message on 2026
+        tg.cancel_scope.cancel()
+    assert pusher.listen.open == {} and not pusher.delivery("warning")["pushed"]
+    assert [a["title"] for a in pusher.pushed] == ["a"]
+
+
+def test_status_says_where_alerts_go_when_the_mcp_layer_tells():
+    streamer = Streamer()
+    assert "delivery" not in streamer.status()
+    streamer.reach = lambda severity_min: {"pushed": False, "severity_min": severity_min}
+    streamer.enable(StreamConfig(severity_min="error"))
+    assert streamer.status()["delivery"] == {"pushed": False, "severity_min": "error"}

@@ -141,6 +141,8 @@ async def test_streaming_pushes_alerts_and_reports_its_status(browser, site):
         enabled = answer(await client.call_tool("configure", {
             "action": "streaming", "streaming_action": "enable", "events": ["errors"], "throttle_seconds": 1,
             "severity_min": "error"}))
+        delivery = enabled.pop("delivery")
+        assert delivery["pushed"] and delivery["via"] == ["notifications/message"]
         assert enabled == {"status": "enabled", "config": {
             "enabled": True, "events": ["errors"], "throttle_seconds": 1, "severity_min": "error", "url": ""}}
         await navigate(client, site.url("/broken.html"))
@@ -256,6 +258,8 @@ async def test_on_the_2026_protocol_alerts_come_as_resource_updates(browser, sit
         await client.call_tool("configure", {"action": "streaming", "streaming_action": "enable", "events": ["errors"],
                                              "severity_min": "error"})
         async with client.listen(resource_subscriptions=["tabsight://alerts"]) as subscription:
+            status = answer(await client.call_tool("configure", {"action": "streaming", "streaming_action": "status"}))
+            assert status["delivery"]["pushed"]
             await navigate(client, site.url("/broken.html"))
             with anyio.fail_after(10):
                 async for event in subscription:

@@ -55,6 +55,8 @@ IDENTIFY_TIMEOUT = 3.0
 IDENTIFY_AGAIN = 10.0
 #: seconds a front's hello may wait for such a second look
 GREET_IDENTIFY_WAIT = 0.25
+#: cancelled requests remembered until the extension's answer confirms it stopped (the oldest forgotten past this)
+MAX_CANCELLED = 1000
 
 
 @dataclass(eq=False)
@@ -110,6 +112,12 @@ class Host:
         self.extension_hello: frames.Hello | None = None
         self.fronts: set[FrontConnection] = set()
         self.pending: dict[str, Pending] = {}
+        #: requests cancelled by their front (or its going), until the extension answers them
+        self._cancelled: dict[str, None] = {}
+        #: cancels sent to the extension for a front, and how many of those the extension confirmed (answered
+        #: ``cancelled``): host.status reports both, so that a stopped call can be seen to stop in the browser too
+        self.cancels_sent = 0
+        self.cancels_confirmed = 0
         #: when the user last used the browser (unix seconds): the extension's hello says, then
         #: every activation or focus it reports; None while unknown (never, as far as it knows)
         self.last_active: float | None = None
@@ -233,7 +241,12 @@ class Host:
     def _deliver(self, frame: frames.Response | frames.Error) -> None:
         pending = self.pending.pop(frame.id, None) if frame.id is not None else None
         if pending is None:
-            return  # answered after its timeout or cancel: the front was already told
+            # answered after its timeout or cancel: the front was already told
+            if frame.id in self._cancelled:
+                del self._cancelled[frame.id]
+                if isinstance(frame, frames.Error) and frame.error.code == Code.CANCELLED.value:
+                    self.cancels_confirmed += 1
+            return
         pending.timer.cancel()
         pending.front.in_flight.pop(pending.local_id, None)
         pending.front.channel.post(frame.model_copy(update={"id": pending.local_id}))
@@ -349,6 +362,9 @@ class Host:
         status = self.hello().model_dump(mode="json", exclude_none=True)
         status["fronts"] = len(self.fronts)
         status["telemetry"] = {"tabs": len(self.telemetry.tabs), "dropped": self.telemetry.dropped}
+        status["requests"] = {
+            "in_flight": len(self.pending), "cancelled": self.cancels_sent, "cancel_confirmed": self.cancels_confirmed,
+        }
         return status
 
     def _query_telemetry(self, params: dict) -> dict:
@@ -380,6 +396,10 @@ class Host:
         if pending is None:
             return
         pending.timer.cancel()
+        self.cancels_sent += 1
+        self._cancelled[global_id] = None
+        if len(self._cancelled) > MAX_CANCELLED:
+            del self._cancelled[next(iter(self._cancelled))]
         asyncio.ensure_future(self.extension.send(frames.Cancel(id=global_id)))
 
     # -- embedded browser lifetime ----------------------------------------

@@ -15,7 +15,6 @@ import warnings
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
-from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INVALID_PARAMS
 
@@ -38,14 +37,21 @@ INSTRUCTIONS = (
 ALERTS_RESOURCE = types.Resource(
     uri=ALERTS_URI,
     name="alerts",
-    description="Alerts streamed to this session (configure streaming); 2026-07-28 clients listen for its updates.",
+    description="Alerts streamed to this session (configure streaming), the last 100. Subscribe to be told of new "
+    "ones: resources/subscribe, or on 2026-07-28 subscriptions/listen with resourceSubscriptions.",
     mime_type="application/json",
 )
+
+
+def _alerts_only(uri: object) -> None:
+    if str(uri) != ALERTS_URI:
+        raise MCPError(INVALID_PARAMS, f"Unknown resource {uri}; the one resource is {ALERTS_URI}")
 
 
 def build_server(session: Session) -> Server:
     pusher = AlertPush()
     session.stream.send = pusher.push
+    session.stream.reach = pusher.delivery
 
     async def list_tools(ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool.definition() for tool in TOOLS.values()])
@@ -60,15 +66,29 @@ def build_server(session: Session) -> Server:
     async def list_resources(ctx, params) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[ALERTS_RESOURCE])
 
+    async def list_resource_templates(ctx, params) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[])  # one fixed resource, no templates
+
     async def read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-        if str(params.uri) != ALERTS_URI:
-            raise MCPError(INVALID_PARAMS, f"Unknown resource {params.uri}; the one resource is {ALERTS_URI}")
+        _alerts_only(params.uri)
         text = json.dumps({"alerts": list(pusher.pushed)}, separators=(",", ":"))
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=ALERTS_URI, mime_type="application/json", text=text)]
         )
 
+    # handshake era (up to 2025-11-25): the 2026-07-28 wire has neither method (the SDK answers -32601 there)
+    async def subscribe_resource(ctx, params: types.SubscribeRequestParams) -> types.EmptyResult:
+        _alerts_only(params.uri)
+        pusher.client = ctx.session
+        pusher.subscribed.add(ALERTS_URI)
+        return types.EmptyResult()
+
+    async def unsubscribe_resource(ctx, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
+        pusher.subscribed.discard(str(params.uri))
+        return types.EmptyResult()
+
     async def set_logging_level(ctx, params: types.SetLevelRequestParams) -> types.EmptyResult:
+        pusher.client = ctx.session
         pusher.log_level = params.level
         return types.EmptyResult()
 
@@ -82,8 +102,11 @@ def build_server(session: Session) -> Server:
             on_list_tools=list_tools,
             on_call_tool=call_tool,
             on_list_resources=list_resources,
+            on_list_resource_templates=list_resource_templates,
             on_read_resource=read_resource,
-            on_subscriptions_listen=ListenHandler(pusher.bus),
+            on_subscribe_resource=subscribe_resource,
+            on_unsubscribe_resource=unsubscribe_resource,
+            on_subscriptions_listen=pusher.listen,
             on_set_logging_level=set_logging_level,
         )
 

@@ -17,7 +17,8 @@ quoting at most the start of the line; errors the SDK answers itself are
 logged too. Messages that pass go to the SDK's server unchanged. Answers
 that cannot be encoded as they are get their lone surrogates replaced by
 U+FFFD. At the end of stdin, requests in flight are answered before the
-server is told (the SDK would cancel them).
+server is told (the SDK would cancel them); not those the client cancelled,
+nor the ``subscriptions/listen`` streams it holds open.
 """
 
 from __future__ import annotations
@@ -359,9 +360,15 @@ async def stdio_transport(stdin: BinaryIO | None = None, stdout: BinaryIO | None
 
 
 class _Methods:
-    """The method of each request the server has not answered yet (at most MAX_PENDING, oldest dropped)."""
+    """The method of each request the server has not answered yet (at most MAX_PENDING, oldest dropped).
+
+    A request the client cancelled (``notifications/cancelled``) is never answered: it is forgotten.
+    """
 
     MAX_PENDING = 10_000
+    #: requests whose answer ends a stream the client holds open (2026-07-28 ``subscriptions/listen``):
+    #: the end of stdin does not wait for them
+    STREAMS = frozenset({"subscriptions/listen"})
 
     def __init__(self) -> None:
         self._pending: dict[int | str, str] = {}
@@ -371,12 +378,19 @@ class _Methods:
             self._pending[message.id] = message.method
             if len(self._pending) > self.MAX_PENDING:
                 del self._pending[next(iter(self._pending))]
+        elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            cancelled = (message.params or {}).get("requestId")
+            if isinstance(cancelled, (int, str)):
+                self._pending.pop(cancelled, None)
+
+    def _awaited(self) -> bool:
+        return any(method not in self.STREAMS for method in self._pending.values())
 
     async def drained(self, stdout: BinaryIO, grace: float) -> None:
-        """Waits until every request passed has been answered, ``grace`` seconds at most, and not at all
-        once nobody reads stdout any more."""
+        """Waits until every request passed has been answered (streams aside), ``grace`` seconds at most,
+        and not at all once nobody reads stdout any more."""
         deadline = anyio.current_time() + grace
-        while self._pending and anyio.current_time() < deadline and not reader_gone(stdout):
+        while self._awaited() and anyio.current_time() < deadline and not reader_gone(stdout):
             await anyio.sleep(0.05)
 
     def answered(self, message) -> None:

@@ -6,11 +6,12 @@ Every alert the host reports reaches both paths, independently:
   ``observe`` answer as an ``_alerts`` block and are drained there.
 - ``StreamPolicy`` + ``Streamer``: off until ``configure({action:"streaming",
   streaming_action:"enable"})``. Alerts that pass the session's filters are
-  pushed as notifications: at most one per ``throttle_seconds`` (what comes
-  inside the window is batched, up to BATCH_MAX, and a timer flushes it when
-  the window ends), at most MINUTE_CAP a minute, and the same
-  ``category:title`` not again within DEDUP_SECONDS (a cache of at most
-  DEDUP_MAX keys).
+  pushed as notifications, in the form the MCP layer chooses (which also
+  says whether they reach the client: ``reach``): at most one per
+  ``throttle_seconds`` (what comes inside the window is batched, up to
+  BATCH_MAX, and a timer flushes it when the window ends), at most
+  MINUTE_CAP a minute, and the same ``category:title`` not again within
+  DEDUP_SECONDS (a cache of at most DEDUP_MAX keys).
 
 ``StreamPolicy`` is the decision logic with the time passed in, so it is
 tested on a fake clock; ``Streamer`` runs it on the event loop.
@@ -206,6 +207,8 @@ class Streamer:
         self.policy = StreamPolicy()
         #: where notifications go: set by the MCP layer, which knows the client's protocol
         self.send = send
+        #: whether they reach the client, given the stream's severity floor: set by the MCP layer too
+        self.reach: Callable[[str], dict[str, Any]] | None = None
         self._clock = clock
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -222,11 +225,19 @@ class Streamer:
         self._emit(self.policy.offer(alert, self._clock()))
 
     def status(self) -> dict[str, Any]:
-        return {
+        status = {
             "config": self.policy.config.wire(self.policy.enabled),
             "notify_count": self.policy.notify_count,
             "pending": len(self.policy.pending),
         }
+        delivery = self.delivery()
+        if delivery is not None:
+            status["delivery"] = delivery
+        return status
+
+    def delivery(self) -> dict[str, Any] | None:
+        """Whether pushed alerts reach the client now, and how (None without an MCP layer to ask)."""
+        return self.reach(self.policy.config.severity_min) if self.reach else None
 
     def _emit(self, batch: list[dict[str, Any]] | None) -> None:
         if batch and self.send is not None:

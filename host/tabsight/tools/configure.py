@@ -28,8 +28,8 @@ class ConfigureParams(Params):
     action: Literal["track", "capture", "streaming", "dialogs", "answers", "debugger"] = Field(
         description="track: choose the tab (and browser) this session works on. capture: screenshots that come "
         "by themselves (settings.screenshot_mode). streaming: push alerts to this session as they happen (MCP "
-        "notifications), within a throttle. dialogs: how alert/confirm/prompt dialogs on the tabs this session "
-        "acts on are answered (dialog_policy). answers: how much text one answer may carry (max_answer_chars). debugger: after the user clicked Cancel "
+        "notifications), within a throttle; the answer says whether they reach this client. dialogs: how "
+        "alert/confirm/prompt dialogs on the tabs this session acts on are answered (dialog_policy). answers: how much text one answer may carry (max_answer_chars). debugger: after the user clicked Cancel "
         "on the browser's debugging bar (calls then fail with debugger_canceled), and only once they agreed, lets "
         "tabsight attach again."
     )
@@ -114,7 +114,11 @@ async def _streaming(session: Session, params: ConfigureParams) -> dict:
             severity_min=params.severity_min,
         )
     )
-    return {"status": "enabled", "config": stream.status()["config"]}
+    answer = {"status": "enabled", "config": stream.status()["config"]}
+    delivery = stream.delivery()  # whether pushes reach this client, or alerts ride on observe answers instead
+    if delivery is not None:
+        answer["delivery"] = delivery
+    return answer
 
 
 TOOL = Tool(
