@@ -68,6 +68,9 @@ if [ "$mode" = test ]; then
   # lockfile); if they cannot be installed the suite still runs, and those tests fail under CI
   # (skip elsewhere) saying why
   bash "$root/tests/realapps/install.sh" || say "could not install the real apps: tests/test_realapps.py will fail (skip without CI)"
+  # the MCP clients tests/test_clients.py registers tabsight with (Claude Code, Codex, Gemini CLI,
+  # the Inspector; npm packages, cached per lockfile); the same rule
+  bash "$root/tests/clients/install.sh" || say "could not install the MCP clients: tests/test_clients.py will fail (skip without CI)"
   # the desktop (Xvfb, openbox, X tools) tests/test_headed.py runs a headed browser on; the same rule
   bash "$root/tests/desktop/install.sh" || say "could not install the desktop: tests/test_headed.py will fail (skip without CI)"
   cd "$root"
