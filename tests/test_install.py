@@ -184,6 +184,9 @@ def test_install_points_mcp_clients_at_the_tabsight_beside_python(machine: Machi
         "servers": {"tabsight": {"type": "stdio", "command": command, "args": ["mcp"]}}
     }
     assert snippets["Codex, ~/.codex/config.toml"] == f'[mcp_servers.tabsight]\ncommand = "{command}"\nargs = ["mcp"]'
+    assert snippets["Gemini CLI, in a trusted folder"] == f"gemini mcp add tabsight '{command}' mcp"
+    assert json.loads(snippets["Claude Desktop, claude_desktop_config.json"]) == {
+        "mcpServers": {"tabsight": {"command": command, "args": ["mcp"]}}}
     assert snippets["Claude Code, in a shell"] in machine.install()
 
 

@@ -69,15 +69,19 @@ def tabsight_command() -> str:
 def mcp_client_snippets(command: str = "tabsight") -> list[tuple[str, str]]:
     """(where it goes, what to put there) for the common MCP clients."""
     shell_word = subprocess.list2cmdline([command]) if sys.platform == "win32" else shlex.quote(command)
+    # Cursor and Claude Desktop read the same form
+    mcp_servers = json.dumps({"mcpServers": {"tabsight": {"command": command, "args": ["mcp"]}}}, indent=2)
     return [
         ("Claude Code, in a shell", f"claude mcp add tabsight -- {shell_word} mcp"),
-        ("Cursor, ~/.cursor/mcp.json", json.dumps({"mcpServers": {"tabsight": {"command": command, "args": ["mcp"]}}}, indent=2)),
+        ("Cursor, ~/.cursor/mcp.json", mcp_servers),
         (
             "VS Code, .vscode/mcp.json in the workspace",
             json.dumps({"servers": {"tabsight": {"type": "stdio", "command": command, "args": ["mcp"]}}}, indent=2),
         ),
         # A JSON string is a valid TOML basic string.
         ("Codex, ~/.codex/config.toml", f'[mcp_servers.tabsight]\ncommand = {json.dumps(command)}\nargs = ["mcp"]'),
+        ("Gemini CLI, in a trusted folder", f"gemini mcp add tabsight {shell_word} mcp"),
+        ("Claude Desktop, claude_desktop_config.json", mcp_servers),
     ]
 
 
