@@ -219,6 +219,7 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
         }
     finally:
         await browsers.aclose()
+        await browsers.wait_for_end()  # the drawing below is timed with no browser running
 
     annotations = [{"label": n, **element} for n, element in enumerate(found["elements"], 1)]
     draws, encodes, sizes = [], [], []

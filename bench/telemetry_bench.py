@@ -447,6 +447,7 @@ async def main() -> None:
     finally:
         with anyio.move_on_after(20, shield=True):
             await browsers.aclose()
+            await browsers.wait_for_end()  # before its runtime folder is removed
         server.shutdown()
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -23,7 +24,8 @@ def _shot(args: argparse.Namespace) -> int:
     image_format = args.format or FORMATS.get(output.suffix.lower(), "png")
 
     async def run() -> int:
-        session = Session(BrowserConnection("shot", mode="headed" if args.headed else "auto", embedded_only=True))
+        browsers = BrowserConnection("shot", mode="headed" if args.headed else "auto", embedded_only=True)
+        session = Session(browsers)
         try:
             arguments = {
                 "url": args.url,
@@ -52,6 +54,7 @@ def _shot(args: argparse.Namespace) -> int:
             return 0
         finally:
             await session.aclose()
+            await browsers.wait_for_end()  # no process stays behind
 
     return asyncio.run(run())
 
@@ -127,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "mcp":
+        # Until the server's own handlers are in place (after the SDK's imports, ~0.7 s), Ctrl-C ends it at once,
+        # as SIGTERM does, instead of a KeyboardInterrupt traceback: nothing is started yet to clean up.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         from .server.app import run
 
         return run()

@@ -404,14 +404,19 @@ class BrowserConnection:
     # -- shutdown ------------------------------------------------------------
 
     async def aclose(self) -> None:
-        """Close the link; wait for an embedded browser this session started to end.
+        """Close the link, at once: an embedded browser this session started is left to its host.
 
-        Its host stops it once no front uses it (after its linger time); if
-        another front still does, it keeps running for that front.
+        The host stops that browser once no front uses it (after its linger time; if another front still
+        does, it keeps running for that front) and removes its profile when its last process has ended.
         """
         if self._link:
             await self._link.close()
             self._link = None
+
+    async def wait_for_end(self) -> None:
+        """After ``aclose``: wait until the embedded browser this session started has ended and its profile is
+        gone (``tabsight shot`` leaves no process behind). A browser another front still uses is not waited for
+        past its linger time and a few seconds."""
         browser = self._launched
         if browser is None:
             return
@@ -425,17 +430,29 @@ class BrowserConnection:
 
 @contextlib.asynccontextmanager
 async def _launch_lock():
+    """One embedded browser launch at a time in a runtime folder: a lock on the folder itself, so that no lock
+    file is left in it. Waited for by polling, not in a thread: a front stopped while another launches is not
+    held up by a thread blocked in ``flock``."""
     try:
         import fcntl
     except ImportError:  # Windows: no flock; concurrent launches are merely wasteful there
         yield
         return
-    with open(runtime_dir() / "embedded.lock", "w") as handle:
-        await asyncio.to_thread(fcntl.flock, handle, fcntl.LOCK_EX)
+    folder = runtime_dir()
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                await asyncio.sleep(0.05)
         try:
             yield
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            fcntl.flock(descriptor, fcntl.LOCK_UN)
+    finally:
+        os.close(descriptor)
 
 
 def _versions_match(link: HostLink) -> bool:

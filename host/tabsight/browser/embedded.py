@@ -5,7 +5,12 @@ is no second code path: a temporary profile gets the native-host manifest in
 its ``NativeMessagingHosts/`` folder and the extension is loaded unpacked.
 The browser's environment carries ``TABSIGHT_EMBEDDED`` (a token), which the
 host reports in its hello so the front that started it can find it, and
-which makes that host end the browser when its last front has gone.
+which makes that host end the browser when its last front has gone; then the
+host removes the profile, once the browser's last process has ended.
+
+The browser's temp folder (``TMPDIR``) is ``tmp/`` in that profile: Chromium
+leaves an ``org.chromium.Chromium.XXXXXX`` folder there for every run (its
+process-singleton socket), which would otherwise pile up in the system's.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -58,6 +64,12 @@ BASE_FLAGS = (
 
 #: the embedded browsers' temporary profiles are folders named so in the temp folder
 PROFILE_PREFIX = "tabsight-profile-"
+#: Chromium makes its singleton socket at TMPDIR/<app id>.XXXXXX/SingletonSocket and aborts ("Socket path too
+#: long") when that path does not fit in a sockaddr_un (its size, less the closing NUL)...
+SOCKET_PATH_MAX = 103 if sys.platform == "darwin" else 107
+#: ... after the temp folder's own path: this tail, with room for an app id of 26 characters
+#: (``org.chromium.Chromium`` has 21, ``com.operasoftware.Opera`` 23)
+SINGLETON_TAIL = len("/" + "x" * 26 + ".XXXXXX/SingletonSocket")
 
 
 def find_browser() -> str:
@@ -104,6 +116,17 @@ class EmbeddedBrowser:
         profiles.remove_when_gone(self.profile, self.process.pid)
 
 
+def browser_temp(profile: Path) -> Path | None:
+    """The browser's temp folder, made inside its profile (removed with it); None when the profile's path is too
+    long for Chromium's singleton socket there (macOS's per-user temp folder): the browser keeps the system's."""
+    temp = profile / "tmp"
+    if len(os.fsencode(temp)) + SINGLETON_TAIL > SOCKET_PATH_MAX:
+        log.info("the browser's temp folder stays %s: %s is too long a path for its socket", tempfile.gettempdir(), temp)
+        return None
+    temp.mkdir()
+    return temp
+
+
 def _write_native_host(profile: Path) -> None:
     """The same launcher and manifest `tabsight install` writes, inside the temporary profile."""
     hosts = profile / "NativeMessagingHosts"
@@ -114,13 +137,14 @@ def _write_native_host(profile: Path) -> None:
 def sweep_stale_profiles(min_age: float = 60.0) -> list[Path]:
     """Remove the temporary profiles of embedded browsers that are gone; the paths removed.
 
-    The front that started a browser, or else its host, removes the profile
-    when the browser ends; when both were killed with it (SIGKILL, a crash,
-    a power cut), nobody is left to, and the profile would stay in the temp
-    folder for good. A running Chromium keeps a ``SingletonLock`` symlink
-    ("hostname-pid") in its profile: a profile of ours whose lock names a
-    process of this machine that is gone, or that has no lock a minute after
-    it was made (a browser that never started), is left over.
+    The browser's host removes the profile (its temp folder with it) when the
+    browser ends (``tabsight shot`` waits for that too); when the host was
+    killed with it (SIGKILL, a crash, a power cut), nobody is left to, and the
+    profile would stay in the temp folder for good. A running Chromium keeps a
+    ``SingletonLock`` symlink ("hostname-pid") in its profile: a profile of
+    ours whose lock names a process of this machine that is gone, or that has
+    no lock a minute after it was made (a browser that never started), is
+    left over.
     """
     if os.name != "posix":
         return []  # os.kill(pid, 0) would end the process on Windows; the front is POSIX-only today
@@ -179,6 +203,10 @@ def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
         TABSIGHT_EMBEDDED_PROFILE=str(profile),
         TABSIGHT_RUNTIME_DIR=str(runtime_dir()),
     )
+    temp = browser_temp(profile)
+    if temp is not None:
+        env["TMPDIR"] = str(temp)  # base::GetTempDir on Linux
+        env["MAC_CHROMIUM_TMPDIR"] = str(temp)  # on macOS, before NSTemporaryDirectory()
     try:
         with open(profile / "browser.log", "wb") as browser_log:
             process = subprocess.Popen(

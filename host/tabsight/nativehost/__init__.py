@@ -41,9 +41,9 @@ def run(argv: list[str]) -> int:
 def remove_embedded_profile(browser: int, wait: float = 10.0) -> None:
     """Delete an embedded browser's temporary profile once that browser has exited.
 
-    The front that started the browser does this when it outlives the
-    browser; when it did not (it exited first, or was killed), the host is
-    the last one left that knows the profile.
+    The host is the one that outlives the browser and knows the profile: the
+    front that started it does not wait for it (``tabsight mcp`` exits at once;
+    ``tabsight shot`` does wait, and removes it too if it gets there first).
     """
     profile = os.environ.get("TABSIGHT_EMBEDDED_PROFILE")
     if not profile:

@@ -19,16 +19,23 @@ that cannot be encoded as they are get their lone surrogates replaced by
 U+FFFD. At the end of stdin, requests in flight are answered before the
 server is told (the SDK would cancel them); not those the client cancelled,
 nor the ``subscriptions/listen`` streams it holds open.
+
+Reads and writes block in daemon threads of their own (``blocking``), not in
+anyio's worker threads: the interpreter waits for those at exit, so a read
+left waiting on a stdin the client keeps open held a stopped server (SIGINT,
+SIGTERM) in place until the client closed it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
 import re
 import select
 import sys
+import threading
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -269,17 +276,48 @@ def encode_answer(message: SessionMessage) -> bytes:
 # ---- the transport ----
 
 
+async def blocking(func, *args):
+    """``func(*args)`` in a daemon thread of its own; when the caller is cancelled, the thread is left behind.
+
+    A read of a stdin that stays open, or a write to a client that stopped reading, may never return:
+    anyio's worker threads are joined when the interpreter exits, a daemon thread is not.
+    """
+    loop = asyncio.get_running_loop()
+    outcome = loop.create_future()
+
+    def settle(ok: bool, value) -> None:
+        if outcome.done():
+            return  # the caller was cancelled
+        if ok:
+            outcome.set_result(value)
+        else:
+            outcome.set_exception(value)
+
+    def run() -> None:
+        try:
+            ok, value = True, func(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            ok, value = False, exc
+        try:
+            loop.call_soon_threadsafe(settle, ok, value)
+        except RuntimeError:
+            pass  # the loop has ended: nobody waits for this any more
+
+    threading.Thread(target=run, name="tabsight stdio", daemon=True).start()
+    return await outcome
+
+
 class LineReader:
     """Lines of a binary stream, each at most MAX_LINE_BYTES held in memory (a longer one: its head and its size).
 
-    One line is one trip to a worker thread (``readline`` with a limit), as in the SDK's reader.
+    One line is one trip to a daemon thread (``readline`` with a limit).
     """
 
     def __init__(self, source: BinaryIO) -> None:
         self._source = io.BufferedReader(source) if isinstance(source, io.RawIOBase) else source
 
     async def _readline(self, limit: int) -> bytes:
-        return await anyio.to_thread.run_sync(self._source.readline, limit, abandon_on_cancel=True)
+        return await blocking(self._source.readline, limit)
 
     async def next(self) -> tuple[bytes, int] | None:
         """The next line (without its newline) and its whole size, or None at the end."""
@@ -346,7 +384,7 @@ async def stdio_transport(stdin: BinaryIO | None = None, stdout: BinaryIO | None
                         methods.answered(message.message)
                         data = encode_answer(message)
                         if data:
-                            await anyio.to_thread.run_sync(_write, stdout, data)
+                            await blocking(_write, stdout, data)
             except anyio.ClosedResourceError:
                 log.debug("the answers' stream closed")
 
