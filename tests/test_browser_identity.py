@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import time
 from pathlib import Path
 
@@ -433,25 +432,17 @@ async def test_observe_tabs_names_the_embedded_browser(browser):
 async def test_a_users_browser_is_listed_with_its_profiles_name(tmp_path, monkeypatch):
     """A browser of the user's (not embedded) in a profile named 'Work': the name an agent sees over MCP."""
     from conftest import front_env, mcp_client
-    from harness.processes import host_pids, wait_until
-    from tabsight.browser import embedded
+    from harness.usersbrowser import UsersBrowser
     from tabsight.browser.hosts import connect_all
 
     runtime = tmp_path / "rt"
     runtime.mkdir(mode=0o700)
     user_data = tmp_path / "user data"
-    user_data.mkdir()
-    embedded._write_native_host(user_data)
+    browser = UsersBrowser(None, user_data, runtime)
     local_state(user_data, Default={"name": "Work", "is_using_default_name": False})
-    extension = str(embedded.extension_dir())
-    args = [embedded.find_browser(), *embedded.BASE_FLAGS, f"--user-data-dir={user_data}",
-            f"--load-extension={extension}", f"--disable-extensions-except={extension}", "--headless=new",
-            *(["--no-sandbox"] if os.geteuid() == 0 else []), "about:blank"]
     started = time.time()
-    process = subprocess.Popen(args, env=dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime)),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        assert await asyncio.to_thread(wait_until, lambda: host_pids(runtime), 30)
+        await asyncio.to_thread(browser.start)
         async with mcp_client(front_env(TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_BROWSER="never")) as client:
             listing = payload(await client.call_tool("observe", {"what": "tabs"}))
         (listed,) = listing["browsers"]
@@ -469,5 +460,4 @@ async def test_a_users_browser_is_listed_with_its_profiles_name(tmp_path, monkey
         finally:
             await link.close()
     finally:
-        process.terminate()
-        process.wait(15)
+        browser.quit()

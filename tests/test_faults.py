@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
 import time
 from contextlib import asynccontextmanager
 
@@ -15,6 +14,7 @@ import pytest
 
 from conftest import front_env, mcp_client
 from harness.calls import notes
+from harness.usersbrowser import UsersBrowser
 from harness.processes import alive, host_pids, parent, wait_until
 from tabsight.browser.connection import BrowserConnection
 
@@ -112,48 +112,24 @@ async def test_after_a_browser_restart_the_lost_tab_is_named_once_then_work_goes
 async def test_a_user_browser_restarted_with_its_profile_goes_on_in_its_focused_tab_with_one_note(tmp_path, site):
     # the user's own browser (a profile that outlives it, as a real one does), quit and started again:
     # the same profile id, but every tab id is new
-    from tabsight.browser import embedded
-
     runtime = tmp_path / "rt"
     runtime.mkdir(mode=0o700)
-    profile = tmp_path / "profile"
-    profile.mkdir()
-    embedded._write_native_host(profile)
-    extension = str(embedded.extension_dir())
-
-    def start_browser(url: str) -> subprocess.Popen:
-        args = [embedded.find_browser(), *embedded.BASE_FLAGS, f"--user-data-dir={profile}",
-                f"--load-extension={extension}", f"--disable-extensions-except={extension}", "--headless=new",
-                *(["--no-sandbox"] if os.geteuid() == 0 else []), url]
-        return subprocess.Popen(args, env=dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime)),
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-
+    browser = UsersBrowser(None, tmp_path / "profile", runtime)
     # (each page is loaded with navigate; tests/test_startup_tab.py covers a tab given on the command line)
-    first = start_browser("about:blank")
+    browser.start()
     try:
-        assert await asyncio.to_thread(wait_until, lambda: host_pids(runtime), 30)
         async with mcp_client(front_env(TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_BROWSER="never")) as client:
             page = await client.call_tool("interact", {"action": "navigate", "url": site.url("/form.html")})
             assert not page.is_error, page.content[0].text
-            (host,) = host_pids(runtime)
 
-            first.terminate()  # the user quits the browser...
-            first.wait(15)
-            assert await asyncio.to_thread(wait_until, lambda: not alive(host), 15)
-            second = start_browser("about:blank")  # ...and starts it again
-            try:
-                assert await asyncio.to_thread(wait_until, lambda: host_pids(runtime), 30)
-                moved = await client.call_tool("interact", {"action": "navigate", "url": site.url("/other.html")})
-                assert not moved.is_error, moved.content[0].text
-                (note,) = notes(moved)
-                assert "was in a browser that restarted since" in note and "Now tracking its focused tab" in note
-                page = await client.call_tool("observe", {"what": "page"})
-                assert not notes(page)
-                assert json.loads(page.content[0].text)["url"] == site.url("/other.html")
-            finally:
-                second.terminate()
-                second.wait(15)
+            await asyncio.to_thread(browser.quit)  # the user quits the browser...
+            await asyncio.to_thread(browser.start)  # ...and starts it again
+            moved = await client.call_tool("interact", {"action": "navigate", "url": site.url("/other.html")})
+            assert not moved.is_error, moved.content[0].text
+            (note,) = notes(moved)
+            assert "was in a browser that restarted since" in note and "Now tracking its focused tab" in note
+            page = await client.call_tool("observe", {"what": "page"})
+            assert not notes(page)
+            assert json.loads(page.content[0].text)["url"] == site.url("/other.html")
     finally:
-        if first.poll() is None:
-            first.terminate()
-            first.wait(15)
+        browser.quit()

@@ -1,4 +1,4 @@
-"""A browser as a user runs theirs: a headed Chromium on a desktop (tests/harness/desktop.py), with a
+"""A browser as a user runs theirs: a headed Chromium on a desktop (tests/harness/desktop.py; or headless), with a
 profile of its own that outlives it, tabsight's host registered in that profile as
 ``tabsight install --user-data-dir`` does, the extension loaded unpacked, and a page given on the command
 line. Nothing of tabsight's embedded browser: its host answers fronts run with ``TABSIGHT_BROWSER=never``.
@@ -15,6 +15,8 @@ from tabsight.browser import embedded
 
 
 class UsersBrowser:
+    """On ``desktop`` (tests/harness/desktop.py), or headless without one."""
+
     def __init__(self, desktop, profile: Path, runtime: Path) -> None:
         self.desktop = desktop
         self.profile = profile
@@ -41,11 +43,15 @@ class UsersBrowser:
 
     def _run(self, url: str, *extra: str) -> subprocess.Popen:
         extension = str(embedded.extension_dir())
-        flags = [flag for flag in embedded.BASE_FLAGS if not flag.startswith("--screen-info")]  # a real screen
+        if self.desktop:
+            flags = [flag for flag in embedded.BASE_FLAGS if not flag.startswith("--screen-info")]  # a real screen
+        else:
+            flags = [*embedded.BASE_FLAGS, "--headless=new"]
         args = [embedded.find_browser(), *flags, f"--user-data-dir={self.profile}", f"--load-extension={extension}",
                 *(["--no-sandbox"] if os.geteuid() == 0 else []), *extra, url]
+        environ = self.desktop.env if self.desktop else os.environ
         return subprocess.Popen(
-            args, env=dict(self.desktop.env, TABSIGHT_RUNTIME_DIR=str(self.runtime)),
+            args, env=dict(environ, TABSIGHT_RUNTIME_DIR=str(self.runtime)),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )
 
@@ -54,4 +60,5 @@ class UsersBrowser:
         if self.process and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(15)
-        wait_until(lambda: self.host not in host_pids(self.runtime), 15)
+        if not wait_until(lambda: self.host not in host_pids(self.runtime), 15):
+            raise TimeoutError("the browser's tabsight host did not stop with it")
