@@ -3,6 +3,7 @@
 import { act, waitFor } from './act.js';
 import { captureTab } from './capture.js';
 import { allowAgain, releaseIdle, setBarSilent } from './cdp.js';
+import { ownCookieStore } from './cookies.js';
 import { crashedError, hasCrashed, whenCrashed } from './crashes.js';
 import {
   answerDialog, dialogOpenError, setDialogPolicy, takeAnswered, verifiedOpenDialog, whenDialogOpens,
@@ -79,7 +80,11 @@ function guarded(handler, { refuse = true } = {}) {
 // start, and every wake. An open native port then keeps the worker alive.
 serve(methods, {
   // tabsight's own browser runs with --silent-debugger-extension-api (no bar)
-  onHello: (hello) => setBarSilent(typeof hello.embedded === 'string'),
+  onHello: (hello) => {
+    const embedded = typeof hello.embedded === 'string';
+    setBarSilent(embedded);
+    ownCookieStore(embedded);
+  },
   events: { fronts: ({ count }) => { if (count === 0) releaseIdle(); } },
 });
 // Listeners registered at top level too: they are what wakes the worker.

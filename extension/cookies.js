@@ -1,15 +1,142 @@
-// Cookies for one capture only: added to the Cookie header of the owned
-// tab's matching requests through the debugger's Fetch domain, never written
-// to the profile's cookie store, so the user's own cookies for the site are
-// untouched and nothing outlives the capture. Page scripts therefore do not
-// see them in document.cookie: server-rendered sessions work, tokens read by
-// scripts do not. Values are secrets: they appear in no log and no error.
+// Cookies for one capture only, the way that suits the profile:
+//
+// - In a profile tabsight owns (the embedded browser), they are set in its
+//   cookie store for the capture and removed afterwards, with any cookie of
+//   the same name, domain and path put back as it was: the page sees them as
+//   in BrowserLoop's fresh browser context, in document.cookie too (unless
+//   httpOnly). Captures that set cookies take turns, so that two of them
+//   never see each other's.
+// - In the user's own profile, the store is never written: they are added
+//   to the Cookie header of the owned tab's matching requests through the
+//   debugger's Fetch domain, so the user's own cookies for the site are
+//   untouched and nothing outlives the capture. Page scripts therefore do not
+//   see them in document.cookie.
+//
+// Values are secrets: they appear in no log and no error.
 
 import { onEvent, send } from './cdp.js';
 
+export const Via = Object.freeze({ STORE: 'cookie store', HEADERS: 'request headers' });
+
+let storeIsOurs = false;
+
+// Whether the profile is tabsight's own (the host says so in its hello).
+export function ownCookieStore(owned) {
+  storeIsOurs = owned;
+}
+
+// Applies `cookies` to what the tab loads next; resolves to { via, undo },
+// undo() ending it. The caller holds the debugger attachment.
+export async function applyCookies(tabId, cookies, signal) {
+  if (!storeIsOurs) return { via: Via.HEADERS, undo: await sendCookies(tabId, cookies, signal) };
+  const release = await storeTurn(signal);
+  try {
+    return { via: Via.STORE, undo: await setCookies(tabId, cookies, signal).then((undo) => async () => {
+      try {
+        await undo();
+      } finally {
+        release();
+      }
+    }) };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+// One capture at a time sets cookies in the store: resolves to the function
+// that hands the turn on.
+let storeQueue = Promise.resolve();
+async function storeTurn(signal) {
+  let release;
+  const turn = new Promise((resolve) => {
+    release = resolve;
+  });
+  const before = storeQueue;
+  storeQueue = storeQueue.then(() => turn);
+  const aborted = new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  try {
+    await Promise.race([before, aborted]);
+  } catch (err) {
+    before.then(release); // our turn still comes: pass it on at once
+    throw err;
+  }
+  return release;
+}
+
+// Sets the cookies in the store, keeping the ones they replace; resolves to
+// the function that removes them and puts those back.
+async function setCookies(tabId, cookies, signal) {
+  const now = Date.now() / 1000;
+  // An expired cookie is not sent (as in the header way), and setting one would delete the store's.
+  const live = cookies.filter((cookie) => cookie.expires === undefined || cookie.expires < 0 || cookie.expires > now);
+  const keys = live.map(storedKey);
+  const { cookies: existing } = await send(tabId, 'Network.getCookies', { urls: keys.flatMap(keyUrls) }, signal);
+  const replaced = existing.filter((cookie) => keys.some((key) => sameKey(key, cookie)));
+  const undo = async () => {
+    await Promise.all(keys.map(({ name, domain, path }) =>
+      send(tabId, 'Network.deleteCookies', { name, domain, path }).catch(() => {}))); // the tab may be gone
+    if (replaced.length) {
+      await send(tabId, 'Network.setCookies', { cookies: replaced.map(restoredParam) }).catch(() => {});
+    }
+  };
+  try {
+    await send(tabId, 'Network.setCookies', { cookies: live.map(cookieParam) }, signal);
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+  return undo;
+}
+
+// A cookie's name, domain and path as the store keeps them: a host-only
+// cookie's domain is the bare host, a domain cookie's starts with a dot.
+function storedKey(cookie) {
+  const bare = cookie.domain.replace(/^\./, '').toLowerCase();
+  return { name: cookie.name, domain: cookie.host_only ? bare : `.${bare}`, path: cookie.path ?? '/' };
+}
+
+function sameKey(key, cookie) {
+  return key.name === cookie.name && key.domain === cookie.domain && key.path === cookie.path;
+}
+
+// URLs whose requests a cookie with this key goes with, secure or not.
+function keyUrls({ domain, path }) {
+  const host = domain.replace(/^\./, '');
+  return [`http://${host}${path}`, `https://${host}${path}`];
+}
+
+function cookieParam(cookie) {
+  const { domain, path } = storedKey(cookie);
+  const param = { name: cookie.name, value: cookie.value, path, secure: !!cookie.secure, httpOnly: !!cookie.httpOnly };
+  // A host-only cookie is set through a URL: a domain attribute would make it a domain cookie.
+  if (cookie.host_only) param.url = `${cookie.secure ? 'https' : 'http'}://${domain}${path}`;
+  else param.domain = domain;
+  if (cookie.sameSite) param.sameSite = cookie.sameSite;
+  if (cookie.expires !== undefined && cookie.expires >= 0) param.expires = cookie.expires;
+  return param;
+}
+
+// Network.Cookie back into the Network.CookieParam that recreates it.
+function restoredParam(cookie) {
+  const param = {
+    name: cookie.name, value: cookie.value, path: cookie.path, secure: cookie.secure, httpOnly: cookie.httpOnly,
+    priority: cookie.priority, sourceScheme: cookie.sourceScheme,
+  };
+  if (cookie.domain.startsWith('.')) param.domain = cookie.domain;
+  else param.url = `${cookie.secure ? 'https' : 'http'}://${cookie.domain}${cookie.path}`;
+  if (cookie.sameSite) param.sameSite = cookie.sameSite;
+  if (!cookie.session) param.expires = cookie.expires;
+  if (cookie.partitionKey) param.partitionKey = cookie.partitionKey;
+  return param;
+}
+
 // Starts adding `cookies` to the tab's requests; resolves to a function that
 // stops it. The caller holds the debugger attachment.
-export async function sendCookies(tabId, cookies, signal) {
+async function sendCookies(tabId, cookies, signal) {
   const stopListening = onEvent(tabId, (method, paused) => {
     if (method !== 'Fetch.requestPaused') return;
     const header = cookieHeader(cookies, new URL(paused.request.url));

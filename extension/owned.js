@@ -8,7 +8,7 @@
 
 import { debuggerShot, captureArea, captureOptions } from './capture.js';
 import { onEvent, send, withDebugger } from './cdp.js';
-import { sendCookies } from './cookies.js';
+import { applyCookies } from './cookies.js';
 import { Code, TabsightError, badRequest } from './errors.js';
 import { boolParam, intParam, optionalStringParam, urlParam } from './params.js';
 import { MAX_COOKIES, MAX_VIEWPORT, MIN_VIEWPORT } from './limits.js';
@@ -26,7 +26,9 @@ export const ownedWindowIds = new Set();
 
 export async function captureUrl(params, signal) {
   const url = urlParam(params, 'url');
-  if (!/^https?:$/.test(new URL(url).protocol)) throw badRequest(`Invalid url: ${url} (allowed: http or https)`);
+  if (!/^(https?|data):$/.test(new URL(url).protocol)) {
+    throw badRequest(`Invalid url: ${url.slice(0, 200)} (allowed: http, https or data)`);
+  }
   const width = intParam(params, 'width', MIN_VIEWPORT, MAX_VIEWPORT, 1280);
   const height = intParam(params, 'height', MIN_VIEWPORT, MAX_VIEWPORT, 720);
   const load = {
@@ -53,7 +55,10 @@ export async function captureUrl(params, signal) {
 }
 
 async function openCaptureClose(url, { width, height, load, userAgent, cookies, options }, signal) {
-  const window = await chrome.windows.create({ url: 'about:blank', type: 'popup', focused: false, width, height });
+  // A data: URL is opened by the window itself: Chrome lets neither the debugger's Page.navigate nor
+  // tabs.update go to one, but it lets windows.create (navigate() reloads it once the tab is set up).
+  const first = isDataUrl(url) ? url : 'about:blank';
+  const window = await chrome.windows.create({ url: first, type: 'popup', focused: false, width, height });
   ownedWindowIds.add(window.id);
   const tabId = window.tabs[0].id;
   try {
@@ -70,9 +75,9 @@ async function openCaptureClose(url, { width, height, load, userAgent, cookies, 
         send(tabId, 'Network.setCacheDisabled', { cacheDisabled: true }, signal),
       ];
       if (userAgent) setup.push(send(tabId, 'Emulation.setUserAgentOverride', { userAgent }, signal));
-      const cookiesSent = cookies.length ? sendCookies(tabId, cookies, signal) : null;
-      await Promise.all([...setup, cookiesSent]);
-      const stopCookies = await cookiesSent;
+      const cookiesApplied = cookies.length ? applyCookies(tabId, cookies, signal) : null;
+      await Promise.all([...setup, cookiesApplied]);
+      const applied = await cookiesApplied;
       try {
         const status = await navigate(tabId, url, load, signal);
         const area = options.fullPage || options.selector
@@ -89,6 +94,7 @@ async function openCaptureClose(url, { width, height, load, userAgent, cookies, 
           viewport: { width, height },
           device_pixel_ratio: 1,
           method: 'cdp',
+          ...(applied && { cookies_via: applied.via }),
         };
       } catch (err) {
         // A page still running script (a busy loop) would keep its renderer,
@@ -97,13 +103,17 @@ async function openCaptureClose(url, { width, height, load, userAgent, cookies, 
         chrome.debugger.sendCommand({ tabId }, 'Runtime.terminateExecution').catch(() => {});
         throw err;
       } finally {
-        await stopCookies?.();
+        await applied?.undo();
       }
     });
   } finally {
     await closeWindow(window.id, tabId);
     ownedWindowIds.delete(window.id);
   }
+}
+
+function isDataUrl(url) {
+  return new URL(url).protocol === 'data:';
 }
 
 // Resolves once the window's tab is really gone (Chrome resolves
@@ -155,6 +165,7 @@ async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
   const statuses = new Map(); // loaderId -> HTTP status of its document
   const inFlight = new Set(); // requestIds
   let loaderId = null;
+  let dataFrameId = null; // for a data: URL: the main frame, whose next loader is the page's
   let quietTimer;
   let reached;
   const goalReached = new Promise((resolve) => {
@@ -169,6 +180,7 @@ async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
   const stopListening = onEvent(tabId, (method, event) => {
     switch (method) {
       case 'Page.lifecycleEvent':
+        if (dataFrameId && !loaderId && event.frameId === dataFrameId && event.name === 'init') loaderId = event.loaderId;
         if (!lifecycle.has(event.loaderId)) lifecycle.set(event.loaderId, new Set());
         lifecycle.get(event.loaderId).add(event.name);
         break;
@@ -197,6 +209,14 @@ async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
   });
   aborted.catch(() => {}); // only ever raced
   try {
+    if (isDataUrl(url)) {
+      // The window opened the page before the viewport, user agent and cookies were set: load it again
+      // under them. Its loader is the main frame's next one.
+      dataFrameId = (await send(tabId, 'Page.getFrameTree', {}, signal)).frameTree.frame.id;
+      await Promise.race([send(tabId, 'Page.reload', {}, signal), timedOut]);
+      await Promise.race([goalReached, timedOut, aborted]);
+      return statuses.get(loaderId) ?? null;
+    }
     const navigation = await Promise.race([send(tabId, 'Page.navigate', { url }, signal), timedOut]);
     if (navigation.errorText) {
       throw new TabsightError(Code.NAVIGATION_FAILED, `${navigation.errorText} at ${url}`);

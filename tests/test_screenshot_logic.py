@@ -11,7 +11,8 @@ from PIL import Image
 
 from tabsight import images
 from tabsight.errors import BrowserError, Code, ToolError
-from tabsight.tools.screenshot import TOOL, check_cookie_domains, load_defaults, retryable, wire_cookies
+from tabsight import cookies as cookie_rules
+from tabsight.tools.screenshot import TOOL, load_defaults, retryable
 
 SECRET = "v4lue-that-must-not-leak"
 
@@ -60,8 +61,12 @@ def test_range_errors_use_browserloop_words_and_name_the_range():
     ("cookie", "expected"),
     [
         ({"name": "a b", "value": SECRET}, "Invalid cookies[0]: the name"),
-        ({"name": "s", "value": SECRET + ";x=1"}, "Invalid cookie 's': the value holds a separator"),
-        ({"name": "s", "value": "javascript:" + SECRET}, "Invalid cookie 's': the value looks like script"),
+        ({"name": "s", "value": SECRET + ";x=1"}, "Invalid cookie 's': the value holds a control character or ';'"),
+        ({"name": "s", "value": SECRET + "\nx"}, "Invalid cookie 's': the value holds a control character or ';'"),
+        ({"name": "s", "value": SECRET + "\x7f"}, "Invalid cookie 's': the value holds a control character or ';'"),
+        ({"name": "<script>", "value": SECRET}, "Invalid cookies[0]: the name"),
+        ({"name": "s", "value": SECRET, "domain": "onload=x.com"}, "Invalid cookie 's': the domain"),
+        ({"name": "s", "value": SECRET, "path": "/a;b"}, "Invalid cookie 's': the path"),
         ({"name": "s", "value": "x" * 4097}, "Invalid cookie 's': the value is over 4096 bytes"),
         ({"name": "s", "value": SECRET, "domain": "evil.com/x"}, "Invalid cookie 's': the domain"),
         ({"name": "s", "value": SECRET, "sameSite": "Sometimes"}, "Invalid cookies[0] (sameSite:"),
@@ -82,23 +87,100 @@ def test_cookies_as_a_json_string_and_their_limits():
     assert "51 given, at most 50" in parse_error({"url": "https://example.com", "cookies": many})
 
 
-def test_cookie_domains_must_match_the_url_with_localhost_handled():
-    def cookies(domain):
-        return TOOL.parse({"url": "https://x.example.com", "cookies": [{"name": "s", "value": "1", "domain": domain}]}).cookies
+@pytest.mark.parametrize(
+    "value", ['{"theme":"dark","lang":"en"}', "a,b", "two words", 'say "hi"', "back\\slash", "<b>", "données", ""]
+)
+def test_cookie_values_follow_the_browsers_rule_not_a_stricter_one(value):
+    # Chromium refuses only control characters and ';' in a value
+    (cookie,) = TOOL.parse({"url": "https://example.com", "cookies": [{"name": "prefs", "value": value}]}).cookies
+    assert cookie.value == value
 
-    check_cookie_domains(cookies(".example.com"), "https://app.example.com/")
-    check_cookie_domains(cookies("app.example.com"), "https://app.example.com/")
-    check_cookie_domains(cookies("localhost"), "http://127.0.0.1:3000/")
-    with pytest.raises(ToolError, match="does not match the URL's host 'app.example.com'"):
-        check_cookie_domains(cookies("example.org"), "https://app.example.com/")
-    with pytest.raises(ToolError):
-        check_cookie_domains(cookies("ample.com"), "https://example.com/")
-    # no domain: that host only; a localhost alias becomes the URL's own host
-    assert wire_cookies(TOOL.parse({"url": "http://a.b", "cookies": [{"name": "s", "value": "1"}]}).cookies, "http://a.b/")[0][
-        "host_only"
+
+def parsed(*domains: str | None) -> list[cookie_rules.Cookie]:
+    return cookie_rules.parse([{"name": f"c{n}", "value": SECRET, **({"domain": d} if d else {})}
+                               for n, d in enumerate(domains)])
+
+
+def test_cookies_for_another_domain_are_dropped_by_name_and_the_rest_applied():
+    selection = cookie_rules.select(
+        parsed(".example.com", "app.example.com", None, "example.org", "ample.com"), [], "https://app.example.com/x"
+    )
+    assert [c.name for c in selection.applied] == ["c0", "c1", "c2"]
+    assert selection.dropped == [
+        {"name": "c3", "domain": "example.org", "reason": "domain does not match the URL's host 'app.example.com'"},
+        {"name": "c4", "domain": "ample.com", "reason": "domain does not match the URL's host 'app.example.com'"},
     ]
-    assert wire_cookies(cookies("localhost"), "http://127.0.0.1:3000/")[0]["domain"] == "127.0.0.1"
+    assert SECRET not in repr(selection.dropped)
+    # local development hosts count as one another; a data: URL has no host for any cookie
+    assert len(cookie_rules.select(parsed("localhost", "127.0.0.1"), [], "http://127.0.0.1:3000/").applied) == 2
+    data = cookie_rules.select(parsed(None, "example.com"), [], "data:text/html,<p>hi")
+    assert data.applied == [] and [d["reason"] for d in data.dropped] == ["the URL has no host to send it to"] * 2
 
+
+def test_request_cookies_win_over_defaults_on_the_same_name_and_domain():
+    defaults = cookie_rules.parse([
+        {"name": "session", "value": "default", "domain": "localhost"},
+        {"name": "theme", "value": "dark"},
+        {"name": "elsewhere", "value": "x", "domain": "example.org"},
+    ])
+    requested = cookie_rules.parse([{"name": "session", "value": "mine"}, {"name": "theme", "value": "light",
+                                                                           "domain": "other.localhost"}])
+    selection = cookie_rules.select(requested, defaults, "http://localhost:8080/")
+    assert [(c.name, c.value) for c in selection.applied] == [("theme", "dark"), ("session", "mine")]
+    # a default for another site is simply not applied; only the request's own mismatches are named
+    assert [d["name"] for d in selection.dropped] == ["theme"]
+
+
+def test_wire_cookies_are_host_only_without_a_domain_and_for_local_aliases():
+    (plain,) = cookie_rules.wire(parsed(None), "http://a.b/")
+    assert plain["host_only"] and plain["domain"] == "a.b"
+    (alias,) = cookie_rules.wire(parsed("localhost"), "http://127.0.0.1:3000/")
+    assert alias["domain"] == "127.0.0.1" and alias["host_only"]
+    (parent,) = cookie_rules.wire(parsed(".example.com"), "https://app.example.com/")
+    assert parent["domain"] == ".example.com" and "host_only" not in parent
+
+
+def test_default_cookies_come_from_json_or_a_file_read_again_when_it_changes(tmp_path, caplog):
+    as_json = cookie_rules.Defaults({"BROWSERLOOP_DEFAULT_COOKIES": '[{"name": "a", "value": "1"}]'})
+    assert [c.name for c in as_json.get()] == ["a"]
+    path = tmp_path / "cookies.json"
+    path.write_text('[{"name": "b", "value": "2"}]')
+    both = cookie_rules.Defaults({"TABSIGHT_DEFAULT_COOKIES": str(path), "BROWSERLOOP_DEFAULT_COOKIES": "[]"})
+    assert [c.name for c in both.get()] == ["b"]
+    path.write_text('[{"name": "b", "value": "2"}, {"name": "c", "value": "3"}]')
+    assert [c.name for c in both.get()] == ["b", "c"]
+    path.unlink()
+    with caplog.at_level("WARNING", logger="tabsight.cookies"):
+        assert both.get() == []
+    assert "cannot read it" in caplog.text
+    bad = cookie_rules.Defaults({"TABSIGHT_DEFAULT_COOKIES": f'[{{"name": "s", "value": "{SECRET};"}}]'})
+    with caplog.at_level("WARNING", logger="tabsight.cookies"):
+        assert bad.get() == []
+    assert "no default cookies" in caplog.text and SECRET not in caplog.text
+    assert cookie_rules.Defaults({}).get() == []
+
+
+@pytest.mark.parametrize("url", ["data:text/html,<h1>hi</h1>", "DATA:image/png;base64,iVBORw0KGgo=",
+                                 "http://localhost:3000/a", "https://example.com"])
+def test_page_urls_are_http_https_or_data(url):
+    assert TOOL.parse({"url": url}).url == url
+
+
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "javascript:alert(1)", "chrome://settings", "about:blank",
+                                 "ftp://example.com/f", "not a url", "http://", "http://x/" + "a" * 9000])
+def test_other_urls_are_refused_in_browserloop_words(url):
+    assert parse_error({"url": url}).startswith("Invalid URL format ('url' must be an http://, https:// or data: URL")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [({"fullPage": "true"}, "fullPage"), ({"fullPage": 1}, "fullPage"), ({"waitForNetworkIdle": "false"},
+     "waitForNetworkIdle"), ({"selector": None}, "selector"), ({"userAgent": None}, "userAgent"),
+     ({"selector": 5}, "selector")],
+)
+def test_booleans_are_booleans_and_strings_strings_as_in_browserloops_schema(arguments, named):
+    message = parse_error({"url": "https://example.com", **arguments})
+    assert f"'{named}'" in message, message
 
 def test_only_transient_failures_are_retried():
     assert retryable(BrowserError(Code.NAVIGATION_FAILED, "net::ERR_CONNECTION_REFUSED at http://localhost:3000/"))

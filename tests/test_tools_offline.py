@@ -54,7 +54,7 @@ async def test_screenshot_of_the_tracked_tab_is_an_image_then_its_metadata():
     assert decoded(image).size == (800, 600) and image.mime_type == "image/png"
     meta = json_of(metadata)["metadata"]
     assert (meta["width"], meta["height"], meta["format"]) == (800, 600, "png")
-    assert meta["configuration"]["userAgent"] == "FakeAgent/1.0" and meta["tokens"] == 800 * 600 // 750
+    assert meta["configuration"]["userAgent"] == "default" and meta["tokens"] == 800 * 600 // 750
     assert browser.methods("capture")[0] == {"tab_id": 7, "format": "png", "quality": 80}
     # it is the session's latest screenshot: a visual diff's default baseline
     assert Image.open(io.BytesIO(session.screenshots.last)).size == (800, 600)

@@ -159,6 +159,32 @@ async def test_the_tracked_tab_follows_the_user_across_tabs_and_windows_until_th
     assert await tracked_url(site.url("/index.html")) == site.url("/behind.html")
 
 
+async def test_cookies_for_a_capture_go_in_request_headers_only_and_the_users_store_stays_untouched(users, site):
+    client, browser = users
+    browser.open(site.url("/set-cookie?name=js&value=mine"))  # the user's own cookie, of the name the capture sets
+    secret = "ok-users-profile-9d1e"
+    cookies = [{"name": "session", "value": secret}, {"name": "js", "value": "capture"}]
+    result = await client.call_tool("screenshot", {"url": site.url("/gate"), "cookies": cookies, "format": "png"})
+    assert picture(result).getpixel((640, 600)) == (0, 192, 0), "the server did not get the session cookie"
+    described = json.loads(result.content[-1].text)["metadata"]["cookies"]
+    assert described["via"] == "request headers" and "document.cookie" in described["note"]
+    assert secret not in result.content[-1].text
+    _, headers = site.requests_to("/gate")[-1]
+    assert sorted(headers["Cookie"].split("; ")) == ["js=capture", "js=mine", f"session={secret}"]
+
+    # the page's script sees the user's own cookie only: the capture's never entered the store
+    result = await client.call_tool("screenshot", {"url": site.url("/cookie-script.html"), "cookies": cookies,
+                                                   "format": "png"})
+    assert picture(result).getpixel((10, 10)) == (224, 0, 0)
+    seen = len(site.requests_to("/gate"))
+    browser.open(site.url("/gate"))
+    with anyio.fail_after(10):
+        while len(site.requests_to("/gate")) == seen:
+            await anyio.sleep(0.1)
+    _, headers = site.requests_to("/gate")[-1]
+    assert headers["Cookie"] == "js=mine"
+
+
 async def test_a_session_on_the_embedded_browser_moves_to_the_users_browser_when_it_connects(desktop, site, tmp_path):
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)

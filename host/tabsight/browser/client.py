@@ -47,6 +47,8 @@ class Shot:
     truncated: bool = False
     #: how the extension captured it: ``visible_tab`` (captureVisibleTab) or ``cdp`` (the debugger)
     method: str | None = None
+    #: how a capture_url's cookies reached the page: ``cookie store`` or ``request headers``
+    cookies_via: str | None = None
 
     @property
     def image(self) -> bytes:
@@ -58,7 +60,7 @@ class Shot:
         pictures = [images.picture(t["data"], t["x"], t["y"], t["width"], t["height"]) for t in result["tiles"]]
         return cls(
             pictures, result.get("url"), result.get("viewport"), result.get("status"), bool(result.get("truncated")),
-            result.get("method"),
+            result.get("method"), result.get("cookies_via"),
         )
 
 
@@ -99,11 +101,6 @@ class BrowserClient:
             return f"tabsight's embedded {named}"
         profile = hello.profile_name or hello.profile_dir
         return f"{named} (profile '{profile}')" if profile else named
-
-    @property
-    def user_agent(self) -> str | None:
-        ext = self.hello.extension
-        return ext.browser.user_agent if ext else None
 
     @property
     def embedded(self) -> bool:

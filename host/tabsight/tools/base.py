@@ -78,6 +78,8 @@ def explain(exc: ValidationError, model: type[BaseModel]) -> str:
             problems.append(f"missing required argument '{name}'")
         elif kind == "extra_forbidden":
             problems.append(f"unknown argument '{name}'; allowed arguments: {', '.join(properties)}")
+        elif kind == "bool_type":
+            problems.append(f"'{name}' is {given!r}; allowed values: true, false (a JSON boolean)")
         elif kind in ("literal_error", "enum"):
             problems.append(f"'{name}' is {given!r}; allowed values: {error['ctx']['expected']}")
         elif kind in ("greater_than_equal", "less_than_equal") and (limits := _limits(prop)):

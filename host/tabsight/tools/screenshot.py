@@ -12,7 +12,6 @@ metadata.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import re
@@ -21,10 +20,20 @@ from collections.abc import Mapping
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    StrictBool,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
+from pydantic.json_schema import SkipJsonSchema
 
+from .. import cookies as cookie_rules
 from .. import images
 from ..browser.client import BrowserClient, Shot
+from ..cookies import Cookie
 from ..errors import BrowserError, Code, ToolError
 from ..limits import MAX_COOKIES, MAX_VIEWPORT, MIN_VIEWPORT
 from ..progress import phase
@@ -90,40 +99,24 @@ def load_defaults(environ: Mapping[str, str]) -> tuple[Defaults, list[str]]:
 DEFAULTS, _warnings = load_defaults(os.environ)
 for _warning in _warnings:
     log.warning(_warning)
+#: TABSIGHT_DEFAULT_COOKIES (or BROWSERLOOP_DEFAULT_COOKIES), read again when its file changes
+DEFAULT_COOKIES = cookie_rules.Defaults()
 
-#: RFC 6265 token characters for names; letters, digits, dots and dashes for domains
-COOKIE_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,256}")
-COOKIE_DOMAIN = re.compile(r"\.?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
-#: what a cookie value may not hold: separators that would end the header, control characters
-COOKIE_VALUE_FORBIDDEN = re.compile(r'[;,\s"\\\x00-\x1f\x7f]')
-#: content that has no business in a cookie and is how injection attempts look
-SUSPICIOUS = re.compile(r"<\s*/?\s*script|javascript:|vbscript:|data:text/html|on\w+\s*=", re.IGNORECASE)
-MAX_COOKIE_VALUE_BYTES = 4096
-LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
-
-
-class Cookie(BaseModel):
-    """A cookie for the capture's requests. Fields other browser tools export
-    (hostOnly, storeId, ...) are ignored."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    name: str
-    value: str
-    domain: str | None = Field(default=None, description="Defaults to the URL's host (that host only).")
-    path: str = "/"
-    httpOnly: bool = False
-    secure: bool = False
-    expires: float | None = Field(default=None, description="Unix time in seconds; past ones are not sent.")
-    sameSite: Literal["Strict", "Lax", "None"] | None = None
+#: the longest URL: a data: URL carries its page (the native channel carries at most 1 MB a message)
+MAX_DATA_URL = 512 * 1024
+MAX_URL = 8192
+#: how much of a data: URL the metadata repeats
+SHOWN_DATA_URL = 100
+#: where a url may lead: pages on the network, and pages carried in the URL itself
+URL_SCHEMES = ("http", "https", "data")
 
 
 class ScreenshotParams(Params):
     url: str | None = Field(
         default=None,
-        max_length=8192,
-        description="http(s) page to open in a window tabsight owns, capture and close. "
-        "Without it: the tracked tab as it is now.",
+        max_length=MAX_DATA_URL,
+        description="http(s) page to open in a window tabsight owns, capture and close, or a data: URL "
+        "(its page). Without it: the tracked tab as it is now.",
     )
     width: int = Field(
         default=DEFAULTS.width, ge=MIN_VIEWPORT, le=MAX_VIEWPORT, description="Viewport width in CSS pixels (with url)."
@@ -133,7 +126,7 @@ class ScreenshotParams(Params):
     )
     format: Format = Field(default=DEFAULTS.format, description="Image format.")
     quality: int = Field(default=DEFAULTS.quality, ge=1, le=100, description="Quality for webp and jpeg.")
-    waitForNetworkIdle: bool = Field(
+    waitForNetworkIdle: StrictBool = Field(
         default=DEFAULTS.wait_network_idle,
         description="With url: wait until the page has loaded and no request has been in flight for 500 ms; "
         "false captures at DOMContentLoaded.",
@@ -142,17 +135,19 @@ class ScreenshotParams(Params):
         default=DEFAULTS.timeout, ge=1000, le=120_000,
         description="With url: ms for the whole load (many clients give up on a call at 60 s).",
     )
-    fullPage: bool = Field(default=False, description="The whole document, not just the viewport.")
-    userAgent: str | None = Field(
+    fullPage: StrictBool = Field(default=False, description="The whole document, not just the viewport.")
+    # Strings when given, as in BrowserLoop's schema: null is refused, leaving the argument out is not.
+    userAgent: str | SkipJsonSchema[None] = Field(
         default=DEFAULTS.user_agent, max_length=1024, description="With url: the user agent the page sees."
     )
-    selector: str | None = Field(
+    selector: str | SkipJsonSchema[None] = Field(
         default=None, min_length=1, max_length=1024, description="CSS selector: capture just that element's box."
     )
     cookies: list[Cookie] | str | None = Field(
         default=None,
-        description=f"With url: cookies the page's requests carry (at most {MAX_COOKIES}; a list or a JSON string "
-        "of one). They apply to this capture only and are never stored.",
+        description=f"With url: cookies for the page (at most {MAX_COOKIES}; a list or a JSON string of one), "
+        "merged over TABSIGHT_DEFAULT_COOKIES. Those for another domain are dropped and named in the metadata. "
+        "They apply to this capture only and are never kept.",
     )
     max_width: int | None = Field(default=None, ge=16, le=8000, description="Downscale to at most this width.")
     max_height: int | None = Field(default=None, ge=16, le=8000, description="Downscale to at most this height.")
@@ -160,79 +155,30 @@ class ScreenshotParams(Params):
 
     @field_validator("url")
     @classmethod
-    def _http_url(cls, url: str | None) -> str | None:
+    def _page_url(cls, url: str | None) -> str | None:
         if url is None:
             return None
-        parts = urlsplit(url.strip())
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"Invalid URL format ('url' must be an http:// or https:// URL, got {url[:200]!r})")
-        return url.strip()
+        url = url.strip()
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        if scheme not in URL_SCHEMES or (scheme != "data" and (not parts.hostname or len(url) > MAX_URL)):
+            raise ValueError(
+                f"Invalid URL format ('url' must be an http://, https:// or data: URL, got {url[:200]!r})"
+            )
+        return url
+
+    @field_validator("userAgent", "selector", mode="before")
+    @classmethod
+    def _a_string_when_given(cls, value: Any, info: ValidationInfo) -> Any:
+        if not isinstance(value, str):
+            raise ValueError(f"'{info.field_name}' is {value!r:.50}: it must be a string; leave it out for none")  # noqa: TRY004 (pydantic reports ValueError only)
+        return value
 
     @field_validator("cookies", mode="before")
     @classmethod
     def _cookies(cls, cookies: Any) -> list[Cookie] | None:
         """Validated here, by hand, so that no message can quote a value."""
-        if cookies is None:
-            return None
-        if isinstance(cookies, str):
-            try:
-                cookies = json.loads(cookies)
-            except ValueError:
-                raise ValueError("Invalid cookies: not valid JSON (expected a JSON array of cookie objects)") from None
-        if not isinstance(cookies, list):
-            raise ValueError("Invalid cookies: expected an array of cookie objects (or a JSON string of one)")
-        if len(cookies) > MAX_COOKIES:
-            raise ValueError(f"Invalid cookies: {len(cookies)} given, at most {MAX_COOKIES} allowed")
-        return [_cookie(index, raw) for index, raw in enumerate(cookies)]
-
-
-def _cookie(index: int, raw: Any) -> Cookie:
-    where = f"cookies[{index}]"
-    try:
-        cookie = Cookie.model_validate(raw)
-    except ValidationError as exc:
-        problems = ", ".join(f"{'.'.join(map(str, e['loc'])) or 'cookie'}: {e['msg']}" for e in exc.errors())
-        raise ValueError(f"Invalid {where} ({problems})") from None
-    if not COOKIE_NAME.fullmatch(cookie.name):
-        raise ValueError(f"Invalid {where}: the name must be 1-256 letters, digits or !#$%&'*+-.^_`|~")
-    where = f"cookie {cookie.name!r}"
-    if len(cookie.value.encode()) > MAX_COOKIE_VALUE_BYTES:
-        raise ValueError(f"Invalid {where}: the value is over {MAX_COOKIE_VALUE_BYTES} bytes")
-    if COOKIE_VALUE_FORBIDDEN.search(cookie.value):
-        raise ValueError(f"Invalid {where}: the value holds a separator, space, quote or control character")
-    if SUSPICIOUS.search(cookie.name) or SUSPICIOUS.search(cookie.value):
-        raise ValueError(f"Invalid {where}: the value looks like script content")
-    if cookie.domain is not None and not COOKIE_DOMAIN.fullmatch(cookie.domain):
-        raise ValueError(f"Invalid {where}: the domain may hold only letters, digits, dots and dashes")
-    if not cookie.path.startswith("/") or SUSPICIOUS.search(cookie.path) or COOKIE_VALUE_FORBIDDEN.search(cookie.path):
-        raise ValueError(f"Invalid {where}: the path must start with / and hold no separators")
-    return cookie
-
-
-def check_cookie_domains(cookies: list[Cookie], url: str) -> None:
-    """Each cookie's domain must be the URL's host or a parent of it; local
-    development hosts (localhost, 127.0.0.1, ::1) count as one another."""
-    host = (urlsplit(url).hostname or "").lower()
-    for cookie in cookies:
-        if cookie.domain is None:
-            continue
-        domain = cookie.domain.lstrip(".").lower()
-        if host == domain or host.endswith("." + domain) or (host in LOCAL_HOSTS and domain in LOCAL_HOSTS):
-            continue
-        raise ToolError(
-            f"Invalid cookie {cookie.name!r}: domain {cookie.domain!r} does not match the URL's host {host!r}"
-        )
-
-
-def wire_cookies(cookies: list[Cookie], url: str) -> list[dict[str, Any]]:
-    host = (urlsplit(url).hostname or "").lower()
-    wire = []
-    for cookie in cookies:
-        entry = cookie.model_dump(exclude_none=True)
-        if cookie.domain is None or (host in LOCAL_HOSTS and cookie.domain.lstrip(".") in LOCAL_HOSTS):
-            entry.update(domain=host, host_only=True)
-        wire.append(entry)
-    return wire
+        return None if cookies is None else cookie_rules.parse(cookies)
 
 
 #: the shortest load an attempt is given (the extension's lower bound)
@@ -258,6 +204,7 @@ def retryable(error: BrowserError) -> bool:
 
 async def screenshot(session: Session, params: ScreenshotParams, response: Response) -> None:
     started = time.time()
+    cookies = cookie_rules.Selection()
     if params.url is None:
         given = [name for name in URL_ONLY if name in params.model_fields_set]
         if given:
@@ -271,14 +218,12 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
             shot = await client.capture(
                 tab_id, params.format, params.quality, full_page=params.fullPage, selector=params.selector, timeout=30
             )
-        user_agent = None
     else:
         if params.tab_id is not None:
             raise ToolError("'tab_id' and 'url' exclude each other: 'url' opens a window of its own")
         client = await session.browsers.client()
-        check_cookie_domains(params.cookies or [], params.url)
-        shot = await _capture_url(client, params)
-        user_agent = params.userAgent
+        cookies = cookie_rules.select(params.cookies or [], DEFAULT_COOKIES.get(), params.url)
+        shot = await _capture_url(client, params, cookie_rules.wire(cookies.applied, params.url))
 
     pictures, scale = images.fit(shot.pictures, params.format, params.quality, params.max_width, params.max_height)
     if params.url is None and len(pictures) == 1:
@@ -290,11 +235,11 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
         "width": width,
         "height": height,
         "timestamp": int(started * 1000),
-        "url": shot.url,
+        "url": shown_url(shot.url),
         "viewport": shot.viewport,
         "configuration": {
             "retryCount": DEFAULTS.retry_count,
-            "userAgent": user_agent or client.user_agent or "default",
+            "userAgent": (params.userAgent if params.url else None) or "default",
         },
         "format": params.format,
         "bytes": sum(len(pic.data) for pic in pictures),
@@ -302,6 +247,8 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
     }
     if shot.status is not None:
         metadata["status"] = shot.status
+    if cookies.applied or cookies.dropped:
+        metadata["cookies"] = cookies_metadata(cookies, shot.cookies_via)
     if scale < 1:
         metadata["scale"] = round(scale, 4)
     if len(pictures) > 1:
@@ -318,7 +265,33 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
     response.result = {"metadata": metadata}
 
 
-async def _capture_url(client: BrowserClient, params: ScreenshotParams) -> Shot:
+def shown_url(url: str | None) -> str | None:
+    """The URL as the metadata gives it: a data: URL, which carries a whole page, cut short."""
+    if url and url[:5].lower() == "data:" and len(url) > SHOWN_DATA_URL:
+        return f"{url[:SHOWN_DATA_URL]}... ({len(url)} characters)"
+    return url
+
+
+#: what the metadata says of cookies sent only in request headers (the user's own profile)
+HEADERS_ONLY_NOTE = (
+    "your own browser profile: the cookies went in the page's request headers only, so that your cookie "
+    "store stays untouched; page scripts do not see them in document.cookie"
+)
+
+
+def cookies_metadata(cookies: cookie_rules.Selection, via: str | None) -> dict[str, Any]:
+    """Names of the cookies applied and dropped, and how they were applied; never a value."""
+    described: dict[str, Any] = {"applied": [cookie.name for cookie in cookies.applied]}
+    if cookies.dropped:
+        described["dropped"] = cookies.dropped
+    if cookies.applied and via:
+        described["via"] = via
+        if via == "request headers":
+            described["note"] = HEADERS_ONLY_NOTE
+    return described
+
+
+async def _capture_url(client: BrowserClient, params: ScreenshotParams, cookies: list[dict[str, Any]]) -> Shot:
     """The page at ``params.url``, in a window of its own. Network trouble and hiccups are retried while the
     call's ``timeout`` leaves room: the whole call, retries included, answers within it (and a second or two)."""
     deadline = time.monotonic() + params.timeout / 1000
@@ -332,7 +305,7 @@ async def _capture_url(client: BrowserClient, params: ScreenshotParams) -> Shot:
                 return await client.capture_url(
                     params.url, width=params.width, height=params.height, format=params.format,
                     quality=params.quality, wait_for_network_idle=params.waitForNetworkIdle, timeout_ms=attempt_ms,
-                    user_agent=params.userAgent, cookies=wire_cookies(params.cookies or [], params.url),
+                    user_agent=params.userAgent, cookies=cookies,
                     full_page=params.fullPage, selector=params.selector,
                 )
         except BrowserError as exc:

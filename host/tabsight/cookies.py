@@ -1,0 +1,210 @@
+"""Cookies for a `screenshot` of a URL: validated, merged with the user's default cookies, matched to the URL.
+
+Cookie values are secrets: no message, log line or result here ever quotes
+one. Names, domains and paths are checked as BrowserLoop checks them (no
+script-like content); values by the rule the browser itself applies
+(Chromium's ``ParsedCookie::IsValidCookieValue``: no control characters and
+no ``;``), so ``prefs={"theme":"dark","lang":"en"}`` is a value like any other.
+
+A cookie whose domain is not the URL's host (or a parent of it) is dropped,
+not refused, as BrowserLoop drops it: a list exported from a browser holds
+cookies of many sites, and the capture goes on with those that match.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .limits import MAX_COOKIES
+
+log = logging.getLogger("tabsight.cookies")
+
+#: RFC 6265 token characters for names; letters, digits, dots and dashes for domains
+NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,256}")
+DOMAIN = re.compile(r"\.?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
+#: what Chromium refuses in a value: control characters and the separator that would end it
+VALUE_FORBIDDEN = re.compile(r"[;\x00-\x1f\x7f]")
+#: what a path may not hold on top of that: spaces and the characters that would end an attribute
+PATH_FORBIDDEN = re.compile(r'[;,\s"\\\x00-\x1f\x7f]')
+#: content that has no business in a name, domain or path and is how injection attempts look
+SUSPICIOUS = re.compile(r"<\s*/?\s*script|javascript:|vbscript:|data:text/html|on\w+\s*=", re.IGNORECASE)
+MAX_VALUE_BYTES = 4096
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+#: the variables that hold default cookies, the first set one wins
+DEFAULTS_VARIABLES = ("TABSIGHT_DEFAULT_COOKIES", "BROWSERLOOP_DEFAULT_COOKIES")
+
+
+class Cookie(BaseModel):
+    """A cookie for the capture's requests. Fields other browser tools export
+    (hostOnly, storeId, ...) are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str
+    value: str
+    domain: str | None = Field(default=None, description="Defaults to the URL's host (that host only).")
+    path: str = "/"
+    httpOnly: bool = False
+    secure: bool = False
+    expires: float | None = Field(default=None, description="Unix time in seconds; past ones are not sent.")
+    sameSite: Literal["Strict", "Lax", "None"] | None = None
+
+
+def parse(cookies: Any) -> list[Cookie]:
+    """A list of cookies, or a JSON string of one, validated; ValueError names the first bad cookie."""
+    if isinstance(cookies, str):
+        try:
+            cookies = json.loads(cookies)
+        except ValueError:
+            raise ValueError("Invalid cookies: not valid JSON (expected a JSON array of cookie objects)") from None
+    if not isinstance(cookies, list):
+        raise ValueError("Invalid cookies: expected an array of cookie objects (or a JSON string of one)")  # noqa: TRY004 (pydantic reports ValueError only)
+    if len(cookies) > MAX_COOKIES:
+        raise ValueError(f"Invalid cookies: {len(cookies)} given, at most {MAX_COOKIES} allowed")
+    return [_cookie(index, raw) for index, raw in enumerate(cookies)]
+
+
+def _cookie(index: int, raw: Any) -> Cookie:
+    where = f"cookies[{index}]"
+    try:
+        cookie = Cookie.model_validate(raw)
+    except ValidationError as exc:
+        problems = ", ".join(f"{'.'.join(map(str, e['loc'])) or 'cookie'}: {e['msg']}" for e in exc.errors())
+        raise ValueError(f"Invalid {where} ({problems})") from None
+    if not NAME.fullmatch(cookie.name) or SUSPICIOUS.search(cookie.name):
+        raise ValueError(f"Invalid {where}: the name must be 1-256 letters, digits or !#$%&'*+-.^_`|~")
+    where = f"cookie {cookie.name!r}"
+    if len(cookie.value.encode()) > MAX_VALUE_BYTES:
+        raise ValueError(f"Invalid {where}: the value is over {MAX_VALUE_BYTES} bytes")
+    if VALUE_FORBIDDEN.search(cookie.value):
+        raise ValueError(f"Invalid {where}: the value holds a control character or ';' (browsers refuse both)")
+    if cookie.domain is not None and (not DOMAIN.fullmatch(cookie.domain) or SUSPICIOUS.search(cookie.domain)):
+        raise ValueError(f"Invalid {where}: the domain may hold only letters, digits, dots and dashes")
+    if not cookie.path.startswith("/") or SUSPICIOUS.search(cookie.path) or PATH_FORBIDDEN.search(cookie.path):
+        raise ValueError(f"Invalid {where}: the path must start with / and hold no separators")
+    return cookie
+
+
+def host_of(url: str) -> str:
+    """The host cookies are matched against; '' for a URL without one (data:)."""
+    return (urlsplit(url).hostname or "").lower()
+
+
+def domain_matches(cookie: Cookie, host: str) -> bool:
+    """RFC 6265: the cookie's domain is the host or a parent of it (a leading dot changes nothing);
+    local development hosts (localhost, 127.0.0.1, ::1) count as one another."""
+    if cookie.domain is None:
+        return bool(host)
+    domain = cookie.domain.lstrip(".").lower()
+    return host == domain or host.endswith("." + domain) or (host in LOCAL_HOSTS and domain in LOCAL_HOSTS)
+
+
+def _key(cookie: Cookie, host: str) -> tuple[str, str]:
+    """Which cookies are "the same": name and domain, a missing domain being the URL's host."""
+    domain = (cookie.domain or host).lstrip(".").lower()
+    return cookie.name, "localhost" if domain in LOCAL_HOSTS else domain
+
+
+@dataclass
+class Selection:
+    """The cookies a capture of one URL sends, and those of the request it drops (names, never values)."""
+
+    applied: list[Cookie] = field(default_factory=list)
+    dropped: list[dict[str, str]] = field(default_factory=list)
+
+
+def select(requested: list[Cookie], defaults: list[Cookie], url: str) -> Selection:
+    """The request's cookies merged over the defaults (the request wins on the same name and domain),
+    keeping those whose domain matches the URL's host. A requested cookie that does not match is
+    named in ``dropped``; a default one is just not applied (defaults hold cookies for many sites)."""
+    host = host_of(url)
+    selection = Selection()
+    overridden = {_key(cookie, host) for cookie in requested}
+    for cookie in defaults:
+        if _key(cookie, host) not in overridden and domain_matches(cookie, host):
+            selection.applied.append(cookie)
+    for cookie in requested:
+        if domain_matches(cookie, host):
+            selection.applied.append(cookie)
+        else:
+            reason = f"domain does not match the URL's host {host!r}" if host else "the URL has no host to send it to"
+            selection.dropped.append({"name": cookie.name, "domain": cookie.domain or "", "reason": reason})
+    return selection
+
+
+def wire(cookies: list[Cookie], url: str) -> list[dict[str, Any]]:
+    """The cookies as the extension takes them: a cookie without a domain (or for a local host that the
+    URL names differently) is host-only, for the URL's host."""
+    host = host_of(url)
+    entries = []
+    for cookie in cookies:
+        entry = cookie.model_dump(exclude_none=True)
+        if cookie.domain is None or (host in LOCAL_HOSTS and cookie.domain.lstrip(".") in LOCAL_HOSTS):
+            entry.update(domain=host, host_only=True)
+        entries.append(entry)
+    return entries
+
+
+class Defaults:
+    """The user's default cookies, from ``TABSIGHT_DEFAULT_COOKIES`` (or BrowserLoop's
+    ``BROWSERLOOP_DEFAULT_COOKIES``): a JSON array, or the path of a file holding one.
+
+    A file is read again when it changes, so a refreshed export applies to the next capture without a
+    restart (BrowserLoop watches it). A missing, unreadable or invalid source gives no cookies and one
+    log line each time it changes; the server goes on.
+    """
+
+    def __init__(self, environ: Mapping[str, str] = os.environ) -> None:
+        self._environ = environ
+        self._seen: tuple[Any, ...] | None = None
+        self._cookies: list[Cookie] = []
+
+    def get(self) -> list[Cookie]:
+        variable, raw = next(
+            ((name, self._environ[name].strip()) for name in DEFAULTS_VARIABLES if self._environ.get(name, "").strip()),
+            (None, ""),
+        )
+        if not raw:
+            return []
+        if raw.startswith("["):
+            state: tuple[Any, ...] = (raw,)
+        else:
+            path = Path(raw).expanduser()
+            try:
+                stat = path.stat()
+                state = (raw, stat.st_mtime_ns, stat.st_size)
+            except OSError as exc:
+                state = (raw, type(exc).__name__)
+        if state != self._seen:
+            self._seen = state
+            self._cookies = self._load(variable, raw)
+        return self._cookies
+
+    @staticmethod
+    def _load(variable: str | None, raw: str) -> list[Cookie]:
+        source = f"{variable} (JSON)"
+        text = raw
+        if not raw.startswith("["):
+            source = f"{variable} file {raw}"
+            try:
+                text = Path(raw).expanduser().read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                log.warning("%s: cannot read it (%s); no default cookies", source, getattr(exc, "strerror", None) or exc)
+                return []
+        try:
+            cookies = parse(text)
+        except ValueError as exc:
+            log.warning("%s: %s; no default cookies", source, exc)
+            return []
+        log.info("%s: %d default cookies (%s)", source, len(cookies), ", ".join(c.name for c in cookies))
+        return cookies
