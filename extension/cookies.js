@@ -25,19 +25,22 @@ export function ownCookieStore(owned) {
   storeIsOurs = owned;
 }
 
-// Applies `cookies` to what the tab loads next; resolves to { via, undo },
-// undo() ending it. The caller holds the debugger attachment.
+// Applies `cookies` to what the tab loads next; resolves to { via, undo,
+// refused }: undo() ends it; refused names the cookies the store did not
+// take. The caller holds the debugger attachment.
 export async function applyCookies(tabId, cookies, signal) {
-  if (!storeIsOurs) return { via: Via.HEADERS, undo: await sendCookies(tabId, cookies, signal) };
+  if (!storeIsOurs) return { via: Via.HEADERS, undo: await sendCookies(tabId, cookies, signal), refused: [] };
   const release = await storeTurn(signal);
   try {
-    return { via: Via.STORE, undo: await setCookies(tabId, cookies, signal).then((undo) => async () => {
+    const { undo, refused } = await setCookies(tabId, cookies, signal);
+    const undoAndRelease = async () => {
       try {
         await undo();
       } finally {
         release();
       }
-    }) };
+    };
+    return { via: Via.STORE, undo: undoAndRelease, refused };
   } catch (err) {
     release();
     throw err;
@@ -68,14 +71,14 @@ async function storeTurn(signal) {
 }
 
 // Sets the cookies in the store, keeping the ones they replace; resolves to
-// the function that removes them and puts those back.
+// { undo, refused }: the function that removes them and puts those back, and
+// the names of those the store did not take (SameSite=None without Secure,
+// for one: Chrome drops such a cookie without a word).
 async function setCookies(tabId, cookies, signal) {
-  const now = Date.now() / 1000;
-  // An expired cookie is not sent (as in the header way), and setting one would delete the store's.
-  const live = cookies.filter((cookie) => cookie.expires === undefined || cookie.expires < 0 || cookie.expires > now);
-  const keys = live.map(storedKey);
-  const { cookies: existing } = await send(tabId, 'Network.getCookies', { urls: keys.flatMap(keyUrls) }, signal);
-  const replaced = existing.filter((cookie) => keys.some((key) => sameKey(key, cookie)));
+  const keys = cookies.map(storedKey);
+  const urls = keys.flatMap(keyUrls);
+  const stored = async () => (await send(tabId, 'Network.getCookies', { urls }, signal)).cookies;
+  const replaced = (await stored()).filter((cookie) => keys.some((key) => sameKey(key, cookie)));
   const undo = async () => {
     await Promise.all(keys.map(({ name, domain, path }) =>
       send(tabId, 'Network.deleteCookies', { name, domain, path }).catch(() => {}))); // the tab may be gone
@@ -84,12 +87,19 @@ async function setCookies(tabId, cookies, signal) {
     }
   };
   try {
-    await send(tabId, 'Network.setCookies', { cookies: live.map(cookieParam) }, signal);
+    const params = cookies.map(cookieParam);
+    // One call for all; if Chrome finds one invalid it takes none: then each alone, and what it still
+    // refuses is reported rather than failing the capture.
+    await send(tabId, 'Network.setCookies', { cookies: params }, signal).catch(() => Promise.all(
+      params.map((param) => send(tabId, 'Network.setCookie', param, signal).catch(() => {}))));
+    const now = await stored();
+    const refused = cookies.filter((cookie, n) => !now.some((found) => sameKey(keys[n], found) &&
+      found.value === cookie.value)).map((cookie) => cookie.name);
+    return { undo, refused };
   } catch (err) {
     await undo();
     throw err;
   }
-  return undo;
 }
 
 // A cookie's name, domain and path as the store keeps them: a host-only

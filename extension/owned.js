@@ -94,7 +94,7 @@ async function openCaptureClose(url, { width, height, load, userAgent, cookies, 
           viewport: { width, height },
           device_pixel_ratio: 1,
           method: 'cdp',
-          ...(applied && { cookies_via: applied.via }),
+          ...(applied && { cookies_via: applied.via, cookies_refused: applied.refused }),
         };
       } catch (err) {
         // A page still running script (a busy loop) would keep its renderer,

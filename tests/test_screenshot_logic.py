@@ -117,6 +117,18 @@ def test_cookies_for_another_domain_are_dropped_by_name_and_the_rest_applied():
     assert data.applied == [] and [d["reason"] for d in data.dropped] == ["the URL has no host to send it to"] * 2
 
 
+def test_expired_cookies_are_dropped_and_session_ones_kept():
+    cookies = cookie_rules.parse([{"name": "old", "value": SECRET, "expires": 1000},
+                                  {"name": "session", "value": SECRET, "expires": -1},
+                                  {"name": "later", "value": SECRET, "expires": 3000}])
+    selection = cookie_rules.select(cookies, cookie_rules.parse([{"name": "stale", "value": "1", "expires": 5}]),
+                                    "https://example.com/", now=2000)
+    assert [c.name for c in selection.applied] == ["session", "later"]
+    assert selection.dropped == [{"name": "old", "domain": "", "reason": "expired"}]
+    selection.refused(["later"])
+    assert [c.name for c in selection.applied] == ["session"] and selection.dropped[-1]["name"] == "later"
+
+
 def test_request_cookies_win_over_defaults_on_the_same_name_and_domain():
     defaults = cookie_rules.parse([
         {"name": "session", "value": "default", "domain": "localhost"},
@@ -138,6 +150,23 @@ def test_wire_cookies_are_host_only_without_a_domain_and_for_local_aliases():
     assert alias["domain"] == "127.0.0.1" and alias["host_only"]
     (parent,) = cookie_rules.wire(parsed(".example.com"), "https://app.example.com/")
     assert parent["domain"] == ".example.com" and "host_only" not in parent
+
+
+def test_prefixed_cookies_get_what_the_browser_demands_of_their_names():
+    secure, host = cookie_rules.wire(cookie_rules.parse([
+        {"name": "__Secure-id", "value": "1", "domain": ".example.com"},
+        {"name": "__Host-id", "value": "2", "domain": "elsewhere.org", "path": "/app"},
+    ]), "https://app.example.com/")
+    assert secure["secure"] and secure["domain"] == ".example.com"
+    assert host == {**host, "secure": True, "path": "/", "domain": "app.example.com", "host_only": True}
+    # a __Host- cookie is the URL host's whatever domain it names: never dropped for it
+    assert [c.name for c in cookie_rules.select(cookie_rules.parse([{"name": "__Host-id", "value": "2",
+            "domain": "elsewhere.org"}]), [], "https://app.example.com/").applied] == ["__Host-id"]
+
+
+def test_an_empty_selector_or_user_agent_is_none_given_as_browserloop_reads_it():
+    parsed = TOOL.parse({"url": "https://example.com", "selector": "", "userAgent": ""})
+    assert parsed.selector is None and parsed.userAgent is None
 
 
 def test_default_cookies_come_from_json_or_a_file_read_again_when_it_changes(tmp_path, caplog):
@@ -167,7 +196,8 @@ def test_page_urls_are_http_https_or_data(url):
 
 
 @pytest.mark.parametrize("url", ["file:///etc/passwd", "javascript:alert(1)", "chrome://settings", "about:blank",
-                                 "ftp://example.com/f", "not a url", "http://", "http://x/" + "a" * 9000])
+                                 "ftp://example.com/f", "not a url", "http://", "http://x/" + "a" * 9000,
+                                 "http://localhost:99999/"])
 def test_other_urls_are_refused_in_browserloop_words(url):
     assert parse_error({"url": url}).startswith("Invalid URL format ('url' must be an http://, https:// or data: URL")
 

@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,8 +103,9 @@ def host_of(url: str) -> str:
 
 def domain_matches(cookie: Cookie, host: str) -> bool:
     """RFC 6265: the cookie's domain is the host or a parent of it (a leading dot changes nothing);
-    local development hosts (localhost, 127.0.0.1, ::1) count as one another."""
-    if cookie.domain is None:
+    local development hosts (localhost, 127.0.0.1, ::1) count as one another. A ``__Host-`` cookie is
+    for the URL's host whatever its domain says (the browser allows it no other)."""
+    if cookie.domain is None or cookie.name.startswith("__Host-"):
         return bool(host)
     domain = cookie.domain.lstrip(".").lower()
     return host == domain or host.endswith("." + domain) or (host in LOCAL_HOSTS and domain in LOCAL_HOSTS)
@@ -122,34 +124,59 @@ class Selection:
     applied: list[Cookie] = field(default_factory=list)
     dropped: list[dict[str, str]] = field(default_factory=list)
 
+    def drop(self, cookie: Cookie, reason: str) -> None:
+        self.dropped.append({"name": cookie.name, "domain": cookie.domain or "", "reason": reason})
 
-def select(requested: list[Cookie], defaults: list[Cookie], url: str) -> Selection:
+    def refused(self, names: list[str]) -> None:
+        """The browser's store did not take these (SameSite=None without secure, for one)."""
+        for cookie in [cookie for cookie in self.applied if cookie.name in names]:
+            self.applied.remove(cookie)
+            self.drop(cookie, "the browser refused it (as it refuses sameSite None without secure: true)")
+
+
+def select(requested: list[Cookie], defaults: list[Cookie], url: str, now: float | None = None) -> Selection:
     """The request's cookies merged over the defaults (the request wins on the same name and domain),
-    keeping those whose domain matches the URL's host. A requested cookie that does not match is
-    named in ``dropped``; a default one is just not applied (defaults hold cookies for many sites)."""
+    keeping those whose domain matches the URL's host and that have not expired. A requested cookie
+    left out is named in ``dropped``; a default one is just not applied (defaults hold cookies for many
+    sites, and a file of them may be old)."""
     host = host_of(url)
+    now = time.time() if now is None else now
     selection = Selection()
     overridden = {_key(cookie, host) for cookie in requested}
     for cookie in defaults:
-        if _key(cookie, host) not in overridden and domain_matches(cookie, host):
+        if _key(cookie, host) not in overridden and domain_matches(cookie, host) and not _expired(cookie, now):
             selection.applied.append(cookie)
     for cookie in requested:
-        if domain_matches(cookie, host):
-            selection.applied.append(cookie)
+        if not domain_matches(cookie, host):
+            selection.drop(cookie, f"domain does not match the URL's host {host!r}" if host
+                           else "the URL has no host to send it to")
+        elif _expired(cookie, now):
+            selection.drop(cookie, "expired")
         else:
-            reason = f"domain does not match the URL's host {host!r}" if host else "the URL has no host to send it to"
-            selection.dropped.append({"name": cookie.name, "domain": cookie.domain or "", "reason": reason})
+            selection.applied.append(cookie)
     return selection
+
+
+def _expired(cookie: Cookie, now: float) -> bool:
+    """Past its expiry (a negative one, as browsers export session cookies, never is)."""
+    return cookie.expires is not None and 0 <= cookie.expires <= now
 
 
 def wire(cookies: list[Cookie], url: str) -> list[dict[str, Any]]:
     """The cookies as the extension takes them: a cookie without a domain (or for a local host that the
-    URL names differently) is host-only, for the URL's host."""
+    URL names differently) is host-only, for the URL's host. A prefixed name brings what the browser
+    demands of it, as BrowserLoop fills it in: ``__Secure-`` is secure; ``__Host-`` is secure, for
+    path / and the URL's host only."""
     host = host_of(url)
     entries = []
     for cookie in cookies:
         entry = cookie.model_dump(exclude_none=True)
-        if cookie.domain is None or (host in LOCAL_HOSTS and cookie.domain.lstrip(".") in LOCAL_HOSTS):
+        if cookie.name.startswith(("__Secure-", "__Host-")):
+            entry["secure"] = True
+        if cookie.name.startswith("__Host-"):
+            entry["path"] = "/"
+        if (cookie.domain is None or cookie.name.startswith("__Host-")
+                or (host in LOCAL_HOSTS and cookie.domain.lstrip(".") in LOCAL_HOSTS)):
             entry.update(domain=host, host_only=True)
         entries.append(entry)
     return entries

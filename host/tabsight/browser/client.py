@@ -10,7 +10,7 @@ request may take live here and nowhere else in Python.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import images
@@ -49,6 +49,8 @@ class Shot:
     method: str | None = None
     #: how a capture_url's cookies reached the page: ``cookie store`` or ``request headers``
     cookies_via: str | None = None
+    #: names of the cookies the browser's store would not take
+    cookies_refused: list[str] = field(default_factory=list)
 
     @property
     def image(self) -> bytes:
@@ -60,7 +62,7 @@ class Shot:
         pictures = [images.picture(t["data"], t["x"], t["y"], t["width"], t["height"]) for t in result["tiles"]]
         return cls(
             pictures, result.get("url"), result.get("viewport"), result.get("status"), bool(result.get("truncated")),
-            result.get("method"), result.get("cookies_via"),
+            result.get("method"), result.get("cookies_via"), result.get("cookies_refused") or [],
         )
 
 

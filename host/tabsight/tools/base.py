@@ -68,8 +68,11 @@ def explain(exc: ValidationError, model: type[BaseModel]) -> str:
     """A validation failure in words: the argument, the value given, what is allowed."""
     properties = schema(model).get("properties", {})
     problems = []
-    for error in exc.errors():
-        loc = [str(part) for part in error["loc"]]
+    # An optional argument given a bad value fails each member of its union: "should be None" says
+    # nothing the other failure does not, and the members' tags are no argument's name.
+    errors = [error for error in exc.errors() if error["type"] != "none_required"] or exc.errors()
+    for error in errors:
+        loc = [str(part) for part in error["loc"] if not _union_member(part)]
         name = ".".join(loc) or "arguments"
         prop = properties.get(loc[0], {}) if loc else {}
         given = _shown(error.get("input"))
@@ -92,6 +95,12 @@ def explain(exc: ValidationError, model: type[BaseModel]) -> str:
         else:
             problems.append(f"'{name}' is {given!r}: {error['msg']}")
     return "; ".join(problems)
+
+
+def _union_member(part: str | int) -> bool:
+    """Whether a part of an error's location is pydantic's tag for a member of a union
+    (``str``, ``constrained-str``, ``function-after[...]``), not an argument's name."""
+    return isinstance(part, str) and (part in ("str", "int", "float", "bool", "none") or any(c in part for c in "-["))
 
 
 class _Shown(str):

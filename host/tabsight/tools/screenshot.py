@@ -17,13 +17,14 @@ import os
 import re
 import time
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
     Field,
     StrictBool,
+    StringConstraints,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -136,12 +137,12 @@ class ScreenshotParams(Params):
         description="With url: ms for the whole load (many clients give up on a call at 60 s).",
     )
     fullPage: StrictBool = Field(default=False, description="The whole document, not just the viewport.")
-    # Strings when given, as in BrowserLoop's schema: null is refused, leaving the argument out is not.
-    userAgent: str | SkipJsonSchema[None] = Field(
-        default=DEFAULTS.user_agent, max_length=1024, description="With url: the user agent the page sees."
+    # Strings when given, as in BrowserLoop's schema: null is refused, leaving the argument out (or "") is not.
+    userAgent: Annotated[str, StringConstraints(max_length=1024)] | SkipJsonSchema[None] = Field(
+        default=DEFAULTS.user_agent, description="With url: the user agent the page sees."
     )
-    selector: str | SkipJsonSchema[None] = Field(
-        default=None, min_length=1, max_length=1024, description="CSS selector: capture just that element's box."
+    selector: Annotated[str, StringConstraints(max_length=1024)] | SkipJsonSchema[None] = Field(
+        default=None, description="CSS selector: capture just that element's box."
     )
     cookies: list[Cookie] | str | None = Field(
         default=None,
@@ -161,6 +162,10 @@ class ScreenshotParams(Params):
         url = url.strip()
         parts = urlsplit(url)
         scheme = parts.scheme.lower()
+        try:
+            parts.port  # noqa: B018 (raises for a port out of range)
+        except ValueError:
+            scheme = ""
         if scheme not in URL_SCHEMES or (scheme != "data" and (not parts.hostname or len(url) > MAX_URL)):
             raise ValueError(
                 f"Invalid URL format ('url' must be an http://, https:// or data: URL, got {url[:200]!r})"
@@ -170,6 +175,8 @@ class ScreenshotParams(Params):
     @field_validator("userAgent", "selector", mode="before")
     @classmethod
     def _a_string_when_given(cls, value: Any, info: ValidationInfo) -> Any:
+        if value == "":  # BrowserLoop's reading: none given
+            return None
         if not isinstance(value, str):
             raise ValueError(f"'{info.field_name}' is {value!r:.50}: it must be a string; leave it out for none")  # noqa: TRY004 (pydantic reports ValueError only)
         return value
@@ -224,6 +231,7 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
         client = await session.browsers.client()
         cookies = cookie_rules.select(params.cookies or [], DEFAULT_COOKIES.get(), params.url)
         shot = await _capture_url(client, params, cookie_rules.wire(cookies.applied, params.url))
+        cookies.refused(shot.cookies_refused)
 
     pictures, scale = images.fit(shot.pictures, params.format, params.quality, params.max_width, params.max_height)
     if params.url is None and len(pictures) == 1:
