@@ -57,7 +57,7 @@ from mcp import Client
 from mcp.client.stdio import stdio_client
 from PIL import Image
 
-from .calls import Failed, percentile, text_of
+from .calls import Failed, notes, percentile, text_of
 from .processes import (
     alive,
     command_line,
@@ -289,6 +289,10 @@ class Soak:
             self.scan(f"{kind} answer", text_of(result))
             if result.is_error:
                 outcome.status, outcome.detail = "error", text_of(result).splitlines()[0][:160]
+            elif notes(result):
+                # the browser changed under the session (a restart), and the answer says so: it is about
+                # the tab the session was moved to; the client finds its own tab again
+                agent.ready = False
             elif check:
                 try:
                     check(result)
