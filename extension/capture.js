@@ -8,12 +8,16 @@
 // a headed browser the debugger costs the user a bar over every window, so
 // there a WebP of a visible tab is taken as PNG, and the host encodes it.
 //
+// Where the debugger costs nothing, a tab captured again and again is served
+// from a screencast's latest frame instead (frames.js).
+//
 // The answer is a list of tiles, each with its place on the page in CSS
 // pixels: one for a viewport or an element, several for a document taller
 // than a vision model accepts (region.js).
 
 import { barCosts, debuggingBarShown, withDebugger, send } from './cdp.js';
 import { Code, TabsightError } from './errors.js';
+import { castQuality, keepFramesComing, latestFrame } from './frames.js';
 import { boolParam, enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { documentRegion, elementRegion, tiles } from './region.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
@@ -66,7 +70,13 @@ export async function captureTab(params, signal) {
   let data = null;
   let method = 'visible_tab';
   let encoded = visibleTabFormat(options.format);
-  if (tab.active && encoded && !(await isMinimized(tab.windowId)) && await takeVisibleTabSlot()) {
+  let frameId;
+  const frame = await frameInHand(tabId, options, boolParam(params, 'frame_source', true), metrics);
+  if (frame) {
+    ({ data, frame_id: frameId } = frame);
+    method = 'frame';
+    encoded = 'jpeg';
+  } else if (tab.active && encoded && !(await isMinimized(tab.windowId)) && await takeVisibleTabSlot()) {
     data = await captureVisibleTab(tab.windowId, encoded, options.quality);
   }
   if (data === null) {
@@ -90,7 +100,19 @@ export async function captureTab(params, signal) {
     mime_type: `image/${encoded}`,
     ...described,
     method,
+    ...(frameId && { frame_id: frameId }),
   };
+}
+
+// The frame source's latest frame of the tab (frames.js), where a cast can
+// serve the format and costs the user nothing; null to capture afresh.
+async function frameInHand(tabId, { format, quality }, allowed, metrics) {
+  const castable = castQuality(format, quality);
+  if (!allowed || castable === null || barCosts()) return null;
+  const measured = await withinGrace(metrics);
+  if (!measured) return null;
+  const { viewport, devicePixelRatio: scale } = measured;
+  return withDebugger(tabId, () => latestFrame(tabId, { quality: castable, viewport, scale }));
 }
 
 // What captureVisibleTab can take the format as (null: only the debugger can).
@@ -279,21 +301,6 @@ export async function debuggerShot(tabId, { format, quality }, clip, signal, { b
   } catch (err) {
     if (signal.aborted) throw err;
     throw new TabsightError(Code.CAPTURE_FAILED, `Page.captureScreenshot failed: ${err.message}`);
-  }
-}
-
-// A hidden page (background tab, minimized window) draws no frames, and
-// Page.captureScreenshot then mostly waits for one forever (measured: about
-// half of the captures of a background tab in headless Chromium 156). A
-// running screencast keeps frames coming; this one is sized and throttled to
-// cost nothing. It survives navigations and ends with the detach, so every
-// capture sharing the attachment relies on it and none stops it.
-async function keepFramesComing(tabId, signal) {
-  try {
-    await send(tabId, 'Page.startScreencast',
-      { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000_000 }, signal);
-  } catch (err) {
-    if (!/already active/i.test(err.message)) throw err;
   }
 }
 

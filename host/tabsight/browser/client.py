@@ -10,6 +10,7 @@ request may take live here and nowhere else in Python.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,6 +26,9 @@ CAPTURE = 15.0
 ACT = 30.0
 #: margin added to an operation's own bound (navigation, wait_for), for the answer to come back
 MARGIN = 5.0
+#: whether viewport screenshots may be served from a screencast's latest frame (extension/frames.js);
+#: TABSIGHT_FRAME_SOURCE=off captures every one afresh
+FRAME_SOURCE = os.environ.get("TABSIGHT_FRAME_SOURCE", "on").strip().lower() != "off"
 
 
 class Transport(Protocol):
@@ -71,6 +75,8 @@ class BrowserClient:
 
     def __init__(self, transport: Transport) -> None:
         self.transport = transport
+        #: the latest screencast frame's encoding: (tab, frame, format, quality) -> pictures
+        self._encoded: dict[tuple[Any, ...], list[images.Picture]] = {}
 
     # -- who it is -----------------------------------------------------------
 
@@ -135,11 +141,20 @@ class BrowserClient:
             request["full_page"] = True
         if selector:
             request["selector"] = selector
+        if not FRAME_SOURCE:
+            request["frame_source"] = False
         result = await self._ask(Method.CAPTURE, request, timeout)
         shot = Shot.from_wire(result)
         if result.get("mime_type", images.MIME_TYPES[format]) != images.MIME_TYPES[format]:
-            # the extension took a lossless frame where the browser cannot encode this format without the debugger
-            pictures = [images.reencoded(pic, format, quality or 80) for pic in shot.pictures]
+            # The extension took the frame in another format: a screencast frame (JPEG), or a lossless one where
+            # the browser cannot encode this format without the debugger. A screencast frame seen before (the page
+            # has not changed) is not encoded again.
+            key = (tab_id, result.get("frame_id"), format, quality)
+            pictures = self._encoded.get(key) if key[1] else None
+            if pictures is None:
+                pictures = [images.reencoded(pic, format, quality or 80) for pic in shot.pictures]
+                if key[1]:
+                    self._encoded = {key: pictures}
             shot = dataclasses.replace(shot, pictures=pictures)
         return shot
 

@@ -1,0 +1,109 @@
+"""The frame source (extension/frames.js): viewport screenshots of a tab captured again and again come from a
+screencast's latest frame, and never show the page as it was before a change.
+
+Through the keeper's own client, which says how each capture was taken (``Shot.method``: ``frame`` for the
+screencast, ``visible_tab``/``cdp`` for a fresh capture), and through the MCP client for what an agent sees.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import time
+
+import pytest
+from conftest import mcp_client
+from harness.calls import payload
+from PIL import Image
+
+from tabsight.browser import client as client_module
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+RED, GREEN, BLUE = (224, 0, 0), (0, 192, 0), (0, 0, 224)
+
+
+def colour(data: bytes, x: int = 640, y: int = 600) -> tuple[int, int, int]:
+    return Image.open(io.BytesIO(data)).convert("RGB").getpixel((x, y))
+
+
+def near(found, expected, tolerance=30) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(found, expected))
+
+
+@pytest.fixture
+def tab(browser, site):
+    """The keeper's focused tab, on the toggle page."""
+    tab_id = browser.call(browser.client.tabs())["focused_tab_id"]
+    browser.call(browser.client.navigate(tab_id, site.url("/frames-toggle.html")))
+    return tab_id
+
+
+def shots(browser, tab_id, count, fmt="jpeg", pause=0.0):
+    taken = []
+    for _ in range(count):
+        taken.append(browser.call(browser.client.capture(tab_id, fmt, 80)))
+        time.sleep(pause)
+    return taken
+
+
+def test_an_unchanged_page_is_served_from_the_latest_frame_as_a_fresh_capture_shows_it(browser, tab, monkeypatch):
+    served = shots(browser, tab, 4, pause=0.1)
+    assert served[-1].method == "frame", [shot.method for shot in served]
+    frame = served[-1].pictures[0]
+    assert (frame.width, frame.height) == (1280, 720) and near(colour(frame.data), RED)
+    monkeypatch.setattr(client_module, "FRAME_SOURCE", False)
+    fresh = shots(browser, tab, 3, pause=0.1)
+    assert all(shot.method != "frame" for shot in fresh)
+    assert Image.open(io.BytesIO(fresh[-1].image)).size == (1280, 720)
+    assert near(colour(fresh[-1].image), colour(frame.data))
+
+
+def test_a_webp_from_the_frame_is_encoded_once_per_frame(browser, tab):
+    first, second, third = shots(browser, tab, 3, fmt="webp", pause=0.1)
+    assert third.method == "frame" and third.image[:4] == b"RIFF" and third.image[8:12] == b"WEBP"
+    assert Image.open(io.BytesIO(third.image)).size == (1280, 720)
+    assert second.method != "frame" or second.image == third.image  # the same frame: the same bytes
+
+
+def test_a_change_the_page_makes_by_itself_shows_in_the_next_screenshot(browser, site):
+    tab_id = browser.call(browser.client.tabs())["focused_tab_id"]
+    browser.call(browser.client.navigate(tab_id, site.url("/frames-toggle.html?later=1500")))
+    started = time.monotonic()
+    before = shots(browser, tab_id, 3, pause=0.1)
+    assert near(colour(before[-1].image), RED)
+    time.sleep(max(0.0, 1.7 - (time.monotonic() - started)))
+    after = shots(browser, tab_id, 1)[0]
+    assert near(colour(after.image), BLUE), after.method
+    assert after.method == "frame"
+
+
+def test_an_animating_page_is_captured_afresh(browser, site):
+    tab_id = browser.call(browser.client.tabs())["focused_tab_id"]
+    browser.call(browser.client.navigate(tab_id, site.url("/frames-animated.html")))
+    taken = shots(browser, tab_id, 6, pause=0.4)
+    assert "frame" not in [shot.method for shot in taken[-3:]], [shot.method for shot in taken]
+
+
+def test_a_resized_viewport_gets_a_screenshot_of_its_new_size(browser, tab):
+    shots(browser, tab, 3, pause=0.1)
+    try:
+        browser.call(browser.client.set_viewport(tab, 800, 500))
+        for shot in shots(browser, tab, 3, pause=0.1):
+            assert (shot.pictures[0].width, shot.pictures[0].height) == (800, 500), shot.method
+    finally:
+        browser.call(browser.client.set_viewport(tab, 1280, 720))
+
+
+async def test_a_screenshot_after_each_click_shows_what_the_click_did(browser, site):
+    async with mcp_client() as client:
+        await client.call_tool("interact", {"action": "navigate", "url": site.url("/frames-toggle.html")})
+        expected = RED
+        for _ in range(6):
+            for _ in range(2):  # twice: the second one may come from the frame source
+                result = await client.call_tool("screenshot", {"format": "jpeg"})
+                (image,) = [block for block in result.content if block.type == "image"]
+                assert near(colour(base64.b64decode(image.data)), expected)
+            clicked = await client.call_tool("interact", {"action": "click", "selector": "#toggle"})
+            assert not clicked.is_error, payload(clicked)
+            expected = GREEN if expected == RED else RED
