@@ -107,3 +107,23 @@ async def test_a_screenshot_after_each_click_shows_what_the_click_did(browser, s
             clicked = await client.call_tool("interact", {"action": "click", "selector": "#toggle"})
             assert not clicked.is_error, payload(clicked)
             expected = GREEN if expected == RED else RED
+
+
+async def test_a_background_tab_is_served_its_own_frames_at_its_size(browser, site):
+    async with mcp_client() as client:
+        await client.call_tool("interact", {"action": "navigate", "url": site.url("/frames-toggle.html")})
+        opened = payload(await client.call_tool("interact", {"action": "execute", "cdp": [{
+            "method": "Target.createTarget", "params": {"url": site.url("/frames-toggle.html?later=1"),
+                                                        "background": True}}]}))
+        listing = browser.call(browser.client.tabs())
+        (background,) = [tab["id"] for tab in listing["tabs"] if tab["url"].endswith("?later=1")]
+        assert background != listing["focused_tab_id"]
+        try:
+            taken = shots(browser, background, 4, pause=0.1)
+            assert taken[-1].method == "frame", [shot.method for shot in taken]
+            for shot in taken:
+                assert Image.open(io.BytesIO(shot.image)).size == (1280, 720) and near(colour(shot.image), BLUE)
+            assert browser.call(browser.client.tabs())["focused_tab_id"] == listing["focused_tab_id"]
+        finally:
+            await client.call_tool("interact", {"action": "execute", "cdp": [{
+                "method": "Target.closeTarget", "params": {"targetId": opened["cdp"][0]["result"]["targetId"]}}]})
