@@ -127,3 +127,31 @@ async def test_a_background_tab_is_served_its_own_frames_at_its_size(browser, si
         finally:
             await client.call_tool("interact", {"action": "execute", "cdp": [{
                 "method": "Target.closeTarget", "params": {"targetId": opened["cdp"][0]["result"]["targetId"]}}]})
+
+
+def test_a_high_density_screen_is_served_frames_in_device_pixels(site, tmp_path, monkeypatch):
+    """A browser at device pixel ratio 2 (a wrapper adds --force-device-scale-factor=2): every screenshot,
+    from the frame source or afresh, is the viewport in device pixels."""
+    from conftest import Keeper
+
+    from tabsight.browser.embedded import find_browser
+
+    wrapper = tmp_path / "chromium-dpr2"
+    wrapper.write_text(f'#!/bin/sh\nexec "{find_browser()}" --force-device-scale-factor=2 "$@"\n')
+    wrapper.chmod(0o755)
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("TABSIGHT_CHROMIUM", str(wrapper))
+    monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(runtime))
+    dense = Keeper()
+    dense.start()
+    try:
+        tab_id = dense.call(dense.client.tabs())["focused_tab_id"]
+        dense.call(dense.client.navigate(tab_id, site.url("/frames-toggle.html")))
+        taken = shots(dense, tab_id, 4, pause=0.1)
+        assert taken[-1].method == "frame", [shot.method for shot in taken]
+        for shot in taken:
+            assert Image.open(io.BytesIO(shot.image)).size == (2560, 1440), shot.method
+            assert near(colour(shot.image, 1280, 1200), RED)
+    finally:
+        dense.stop()
