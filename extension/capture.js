@@ -25,6 +25,9 @@ import { isRestrictedUrl, tabUrl } from './restricted.js';
 const FORMATS = ['jpeg', 'png', 'webp'];
 const VISIBLE_TAB_FORMATS = new Set(['jpeg', 'png']);
 const VISIBLE_TAB_CALLS_PER_SECOND = 2;
+const VISIBLE_TAB_WINDOW_MS = 1050;
+// Calls refused by Chrome's quota before the debugger takes the capture.
+const VISIBLE_TAB_ATTEMPTS = 3;
 // A visible tab's frame takes about 20 ms; one that takes this long is not coming.
 const VISIBLE_TAB_TIMEOUT_MS = 1000;
 
@@ -76,7 +79,7 @@ export async function captureTab(params, signal) {
     ({ data, frame_id: frameId } = frame);
     method = 'frame';
     encoded = 'jpeg';
-  } else if (tab.active && encoded && !(await isMinimized(tab.windowId)) && await takeVisibleTabSlot()) {
+  } else if (tab.active && encoded && !(await isMinimized(tab.windowId))) {
     data = await captureVisibleTab(tab.windowId, encoded, options.quality);
   }
   if (data === null) {
@@ -227,19 +230,22 @@ async function settledTab(tabId, signal) {
 // Without room the debugger takes the capture, except in a headed browser
 // whose debugging bar is not showing: waiting (at most a second) for room
 // costs less than bringing the bar, and the resize it makes, over the
-// user's windows.
+// user's windows. Chrome counts a call when it arrives, a little after we
+// do: each call holds its place a little longer than a second.
 async function takeVisibleTabSlot() {
   for (;;) {
     const now = performance.now();
-    while (visibleTabCalls.length && now - visibleTabCalls[0] >= 1000) visibleTabCalls.shift();
+    while (visibleTabCalls.length && now - visibleTabCalls[0] >= VISIBLE_TAB_WINDOW_MS) visibleTabCalls.shift();
     if (visibleTabCalls.length < VISIBLE_TAB_CALLS_PER_SECOND) {
       visibleTabCalls.push(now);
       return true;
     }
-    if (!barCosts() || debuggingBarShown()) return false;
-    await new Promise((resolve) => { setTimeout(resolve, visibleTabCalls[0] + 1000 - now); });
+    if (!waitsForVisibleTab()) return false;
+    await new Promise((resolve) => { setTimeout(resolve, visibleTabCalls[0] + VISIBLE_TAB_WINDOW_MS - now); });
   }
 }
+
+const waitsForVisibleTab = () => barCosts() && !debuggingBarShown();
 
 // A minimized window has no frame for captureVisibleTab to take: it never
 // answers. The debugger's capture draws one (cdp.js keeps the page rendering).
@@ -248,23 +254,27 @@ async function isMinimized(windowId) {
 }
 
 // Returns the base64 image, or null when the debugger path should be used
-// instead. Chrome's quota window does not line up exactly with ours, so a
-// MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND error can still happen; any
-// other failure (hidden window, page mid-navigation), and no frame within
-// VISIBLE_TAB_TIMEOUT_MS (a window hidden in a way Chrome does not report: a
-// call that never answers must not hold the capture), is also worth the
-// debugger's attempt, whose error is the one reported if it fails too.
+// instead: no room in the quota (takeVisibleTabSlot), a failure (hidden
+// window, page mid-navigation), or no frame within VISIBLE_TAB_TIMEOUT_MS (a
+// window hidden in a way Chrome does not report: a call that never answers
+// must not hold the capture). The debugger's error is the one reported if it
+// fails too. Chrome's count can still refuse a call ours let through (the
+// call reached it after we read the clock: 1 run in 7 of three screenshots
+// back to back): where
+// waiting beats the bar, such a call waits for the next room.
 async function captureVisibleTab(windowId, format, quality) {
-  try {
-    const options = format === 'jpeg' ? { format, quality } : { format };
-    const dataUrl = await frameWithin(chrome.tabs.captureVisibleTab(windowId, options), VISIBLE_TAB_TIMEOUT_MS);
-    return dataUrl.slice(dataUrl.indexOf(',') + 1);
-  } catch (err) {
-    if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(err.message)) {
-      console.warn('tabsight: captureVisibleTab failed, using the debugger', err);
+  const options = format === 'jpeg' ? { format, quality } : { format };
+  for (let attempt = 1; await takeVisibleTabSlot(); attempt++) {
+    try {
+      const dataUrl = await frameWithin(chrome.tabs.captureVisibleTab(windowId, options), VISIBLE_TAB_TIMEOUT_MS);
+      return dataUrl.slice(dataUrl.indexOf(',') + 1);
+    } catch (err) {
+      const overQuota = /MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(err.message);
+      if (!overQuota) console.warn('tabsight: captureVisibleTab failed, using the debugger', err);
+      if (!overQuota || attempt >= VISIBLE_TAB_ATTEMPTS || !waitsForVisibleTab()) return null;
     }
-    return null;
   }
+  return null;
 }
 
 // `capture`'s result, or a rejection once `ms` have passed since `since`
