@@ -27,9 +27,6 @@ import { onEvent, send } from './cdp.js';
 // long such a page is then captured afresh before a cast is tried again.
 const ANIMATED_FRAMES_PER_SECOND = 12;
 const ANIMATED_PAUSE_MS = 30_000;
-// The screencast's JPEG quality for a WebP asked for (the host encodes the
-// WebP from it): high enough that the second lossy step is not seen.
-const WEBP_SOURCE_QUALITY = 90;
 
 // tabId -> { quality, width, height, startedAt, startedWall, live, latest, frames, stop }
 const casts = new Map();
@@ -42,13 +39,6 @@ let castsStarted = 0;
 // Called as each acting method ends: the next frame served must be newer.
 export function noteAction(tabId) {
   actionEnds.set(tabId, performance.now());
-}
-
-// The JPEG quality a cast keeps for a request of `format` at `quality`, or
-// null when a cast cannot serve that format (PNG is lossless).
-export function castQuality(format, quality) {
-  if (format === 'jpeg') return quality;
-  return format === 'webp' ? WEBP_SOURCE_QUALITY : null;
 }
 
 // The latest frame of the tab's cast, as { data, frame_id, quality } for a

@@ -66,6 +66,19 @@ def test_a_webp_from_the_frame_is_encoded_once_per_frame(browser, tab):
     assert second.method != "frame" or second.image == third.image  # the same frame: the same bytes
 
 
+def test_a_fresh_webp_is_taken_as_a_jpeg_and_the_host_encodes_the_webp(browser, tab, monkeypatch):
+    monkeypatch.setattr(client_module, "FRAME_SOURCE", False)
+    request = {"tab_id": tab, "format": "webp", "quality": 80, "frame_source": False}
+    taken = browser.call(browser.client.transport.request("capture", request))
+    assert taken["mime_type"] == "image/jpeg" and taken["method"] != "frame", taken["method"]
+    jpeg = Image.open(io.BytesIO(base64.b64decode(taken["tiles"][0]["data"])))
+    assert jpeg.format == "JPEG" and jpeg.size == (1280, 720)
+    for shot in shots(browser, tab, 3, fmt="webp"):  # from the screen, then (2 a second at most) the debugger
+        webp = Image.open(io.BytesIO(shot.image))
+        assert webp.format == "WEBP" and webp.size == (1280, 720), shot.method
+        assert near(colour(shot.image), RED), shot.method
+
+
 def test_a_change_the_page_makes_by_itself_shows_in_the_next_screenshot(browser, site):
     tab_id = browser.call(browser.client.tabs())["focused_tab_id"]
     browser.call(browser.client.navigate(tab_id, site.url("/frames-toggle.html?later=1500")))

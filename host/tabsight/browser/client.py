@@ -146,9 +146,9 @@ class BrowserClient:
         result = await self._ask(Method.CAPTURE, request, timeout)
         shot = Shot.from_wire(result)
         if result.get("mime_type", images.MIME_TYPES[format]) != images.MIME_TYPES[format]:
-            # The extension took the frame in another format: a screencast frame (JPEG), or a lossless one where
-            # the browser cannot encode this format without the debugger. A screencast frame seen before (the page
-            # has not changed) is not encoded again.
+            # The extension took a WebP as a JPEG (extension/capture.js takenAs: Chrome's WebP encoder is the
+            # slower one), from the screen or a screencast frame. A screencast frame seen before (the page has not
+            # changed) is not encoded again.
             key = (tab_id, result.get("frame_id"), format, quality)
             pictures = self._encoded.get(key) if key[1] else None
             if pictures is None:
