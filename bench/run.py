@@ -58,7 +58,7 @@ COMMAND = ".venv/bin/python bench/run.py"
 #: name (of the script bench/NAME_bench.py, its results and its log): (arguments of the full run, of --quick,
 #: whether it takes the peers' paths)
 SCRIPTS = {
-    "screenshot": (["--calls", "50"], ["--calls", "5"], True),
+    "screenshot": (["--calls", "40", "--block", "10"], ["--calls", "4", "--block", "2"], True),
     "screenshot_url": (["--calls", "30"], ["--calls", "3"], True),
     "annotate": (["--calls", "30"], ["--calls", "3"], True),
     "telemetry": (["--events", "200", "--flood", "100000"], ["--events", "4", "--per-session", "2", "--flood", "2000"],
@@ -174,22 +174,29 @@ HEADER = [
 ]
 
 
+#: an image format as the tables name it
+FORMAT_NAMES = {"jpeg": "JPEG", "png": "PNG", "webp": "WebP"}
+
+
 def screenshot_section(data: dict) -> list[str]:
     lines = list(HEADER)
-    cadences = [name.removeprefix("tabsight screenshot, ") for name in data if name.startswith("tabsight screenshot, ")]
-    for cadence in cadences:
-        ours = data.get(f"tabsight screenshot, {cadence}")
-        theirs = data.get(f"playwright-mcp take_screenshot, {cadence}")
-        devtools = data.get(f"chrome-devtools-mcp take_screenshot, {cadence}")
-        ratio = (ours["p50_ms"] / theirs["p50_ms"]) if ours and theirs and "p50_ms" in ours and "p50_ms" in theirs else None
+    modes = data.get("modes", {})
+    for name, by_server in modes.items():
+        cells = [by_server.get(server) for server in (TABSIGHT, PLAYWRIGHT, DEVTOOLS)]
+        ours, theirs = cells[0], cells[1]
+        ratio = ours["p50_ms"] / theirs["p50_ms"] if ours and theirs else None
+        label = f"p50, {name}" + (f" ({data['interval_s']:g} s between calls)" if name == screenshot_bench.PACED else "")
         lines.append(row(
-            f"p50, {cadence}", ms(ours), ms(theirs), ms(devtools),
+            label, *(f"{ms(r)}, {FORMAT_NAMES[r['format']]}" if r else "not run" for r in cells),
             f"tabsight ≤ {screenshot_bench.TARGET_RATIO} × Playwright MCP",
             f"{met(ratio <= screenshot_bench.TARGET_RATIO)} ({ratio:.2f} ×)" if ratio is not None else "",
         ))
-    sizes = [data.get(f"{name}, back to back", {}).get("image_bytes") for name in
-             ("tabsight screenshot", "playwright-mcp take_screenshot", "chrome-devtools-mcp take_screenshot")]
-    lines.append(row("JPEG size", *(f"{size / 1000:.0f} kB" if size else "" for size in sizes), "", ""))
+    for name in (screenshot_bench.BACK_TO_BACK, screenshot_bench.DEFAULTS):
+        cells = [modes.get(name, {}).get(server) for server in (TABSIGHT, PLAYWRIGHT, DEVTOOLS)]
+        lines.append(row(f"image size, {name}",
+                         *(f"{r['image_bytes'] / 1000:.0f} kB {FORMAT_NAMES[r['format']]}" if r else "" for r in cells), "", ""))
+    lines += ["", (f"{data.get('calls')} calls per server in each mode, in blocks of {data.get('block')} (tabsight, "
+                   "Playwright MCP, Chrome DevTools MCP, again and again), all three servers open at once.")]
     return lines
 
 
@@ -372,8 +379,8 @@ def soak_section(data: dict) -> list[str]:
 SECTIONS = {
     "screenshot": (
         "Screenshot of the tracked tab",
-        ("Each server loads the bench page once, then takes screenshots of it (1280x720 JPEG), back to back "
-         "and with 0.6 s between calls."),
+        ("Each server loads the bench page once, then takes screenshots of it (1280x720): JPEG back to back, "
+         "JPEG paced, and in its default format back to back; the servers' calls interleaved in one run."),
         screenshot_section,
     ),
     "screenshot_url": (
