@@ -43,6 +43,7 @@ from common import CHROMIUM, use_in_process, workspace
 from harness.realapps import REALAPPS, missing_apps
 from harness.servers import PAGE, serve_folder
 from PIL import Image, ImageChops, ImageStat
+from tabsight import images
 
 QUALITY = 80
 #: what the frame source keeps for a WebP (extension/frames.js WEBP_SOURCE_QUALITY)
@@ -205,7 +206,7 @@ async def main() -> None:
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
     (out / "webp.json").write_text(json.dumps({"repeats": args.repeats, "quality": QUALITY, "pages": results,
-                                               "skipped": skipped}, indent=2))
+                                               "tabsight_method": images.WEBP_METHOD, "skipped": skipped}, indent=2))
 
 
 if __name__ == "__main__":
