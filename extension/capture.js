@@ -296,14 +296,17 @@ export async function debuggerShot(tabId, { format, quality }, clip, signal, { b
   if (clip) options.clip = { ...clip, scale: 1 };
   if (format !== 'png') options.quality = quality;
   const started = performance.now(); // the attempt's time includes keeping frames coming
+  let framesDrawn = () => {};
   try {
-    await keepFramesComing(tabId, signal);
+    framesDrawn = await keepFramesComing(tabId, signal);
     const shot = send(tabId, 'Page.captureScreenshot', options, beyondViewport ? undefined : signal);
     const { data } = await frameWithin(shot, CDP_ATTEMPT_TIMEOUT_MS, started);
     return data;
   } catch (err) {
     if (signal.aborted) throw err;
     throw new TabsightError(Code.CAPTURE_FAILED, `Page.captureScreenshot failed: ${err.message}`);
+  } finally {
+    framesDrawn();
   }
 }
 
