@@ -234,7 +234,8 @@ def webp_section(data: dict) -> list[str]:
         (f"Each cell: the time (median of {data.get('repeats')}), the image's size, and its difference from the PNG "
          "(the pixels the page showed): mean absolute error per channel (0-255) and PSNR. A round trip is "
          "Page.captureScreenshot through `execute` from the host (attach, capture, native messaging, detach: the "
-         "same for every format); encoding and decoding are Pillow's, in-process. No target: the table chose "
+         "same for every format), in wall time; encoding and decoding are Pillow's, in-process, in CPU time of the thread "
+         "(the machine's other work not counted). No target: the table chose "
          f"method {chosen} (images.WEBP_METHOD) and a JPEG 90 source for tabsight's WebP."),
     ]
     return lines
