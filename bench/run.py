@@ -271,6 +271,15 @@ def cpu_section(data: dict) -> list[str]:
         ("The browser: the Chromium processes (browser, GPU, renderers, utilities); the host and the front apart. "
          "A fresh `tabsight mcp` and browser for each column; screenshots with the tool's defaults (WebP)."),
     ]
+    on, off = results.get("animated, frame source on"), results.get("animated, frame source off")
+    if on and off:
+        first, second = (on["screenshots"][half]["browser_core_pct"] - off["screenshots"][half]["browser_core_pct"]
+                         for half in ("first_half", "second_half"))
+        lines += ["", (
+            f"The bound on an animated page: the frame source adds {first:+.1f} points of a core over the first "
+            f"{data.get('window_s') / 2:g} s of screenshots (once: the first one attaches the debugger and starts a "
+            "screencast, which the page's frames stop; extension/frames.js tries one again 30 s later) and "
+            f"{second:+.1f} over the next, as the calls go on.")]
     return lines
 
 

@@ -26,8 +26,8 @@ import { isRestrictedUrl, tabUrl } from './restricted.js';
 const FORMATS = ['jpeg', 'png', 'webp'];
 // The quality of the JPEG a WebP is taken as: high enough that the host's
 // second lossy step is not seen. At 1280x720 a capture as Chrome's WebP took
-// 100-135 ms, as its JPEG 44-54 ms, to which the host's decoding and WebP
-// encoding add 20-30 (bench/webp_bench.py).
+// 100-175 ms, as its JPEG 44-80 ms, to which the host's decoding and WebP
+// encoding add 20-33 (bench/webp_bench.py).
 const WEBP_SOURCE_QUALITY = 90;
 const VISIBLE_TAB_CALLS_PER_SECOND = 2;
 // A visible tab's frame takes about 20 ms; one that takes this long is not coming.

@@ -20,8 +20,8 @@ from . import limits
 MIME_TYPES = {"webp": "image/webp", "png": "image/png", "jpeg": "image/jpeg"}
 
 #: libwebp's effort, 0 (fastest) to 6 (Pillow's default is 4). At 1280x720, quality 80, method 0 encodes in
-#: 15-27 ms where 4 takes 43-88, for 15-31 % more bytes (still fewer than Chrome's JPEG 80) and the same fidelity
-#: to the page (bench/webp_bench.py, docs/benchmarks.md); a model is billed by pixels, not bytes.
+#: 17-27 ms where 4 takes 55-85, for 15-32 % more bytes (far fewer than the JPEG 90 it is made from) and the same
+#: fidelity to the page (bench/webp_bench.py, docs/benchmarks.md); a model is billed by pixels, not bytes.
 WEBP_METHOD = 0
 
 #: Claude's vision input downsizes larger images to this long edge and area
