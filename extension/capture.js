@@ -4,9 +4,10 @@
 // chrome.tabs.captureVisibleTab is the fast path (about 11 ms for a 1280x720
 // JPEG) but only sees the active tab of a window, only encodes JPEG/PNG, and
 // Chrome refuses more than 2 calls per second. Everything else goes through
-// the debugger's Page.captureScreenshot, which has none of those limits. In
-// a headed browser the debugger costs the user a bar over every window, so
-// there a WebP of a visible tab is taken as PNG, and the host encodes it.
+// the debugger's Page.captureScreenshot, which has none of those limits.
+//
+// A viewport asked for as WebP is taken as a JPEG and the host encodes the
+// WebP (takenAs): so captureVisibleTab and the frame source can serve it too.
 //
 // Where the debugger costs nothing, a tab captured again and again is served
 // from a screencast's latest frame instead (frames.js).
@@ -17,13 +18,17 @@
 
 import { barCosts, debuggingBarShown, withDebugger, send } from './cdp.js';
 import { Code, TabsightError } from './errors.js';
-import { castQuality, keepFramesComing, latestFrame } from './frames.js';
+import { keepFramesComing, latestFrame } from './frames.js';
 import { boolParam, enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { documentRegion, elementRegion, tiles } from './region.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 
 const FORMATS = ['jpeg', 'png', 'webp'];
-const VISIBLE_TAB_FORMATS = new Set(['jpeg', 'png']);
+// The quality of the JPEG a WebP is taken as: high enough that the host's
+// second lossy step is not seen. At 1280x720 a capture as Chrome's WebP took
+// 100-175 ms, as its JPEG 44-80 ms, to which the host's decoding and WebP
+// encoding add 20-33 (bench/webp_bench.py).
+const WEBP_SOURCE_QUALITY = 90;
 const VISIBLE_TAB_CALLS_PER_SECOND = 2;
 const VISIBLE_TAB_WINDOW_MS = 1050;
 // Calls refused by Chrome's quota before the debugger takes the capture.
@@ -72,23 +77,21 @@ export async function captureTab(params, signal) {
 
   let data = null;
   let method = 'visible_tab';
-  let encoded = visibleTabFormat(options.format);
   let frameId;
-  const frame = await frameInHand(tabId, options, boolParam(params, 'frame_source', true), metrics);
+  const taken = takenAs(options);
+  const frame = await frameInHand(tabId, taken, boolParam(params, 'frame_source', true), metrics);
   if (frame) {
     ({ data, frame_id: frameId } = frame);
     method = 'frame';
-    encoded = 'jpeg';
-  } else if (tab.active && encoded && !(await isMinimized(tab.windowId))) {
-    data = await captureVisibleTab(tab.windowId, encoded, options.quality);
+  } else if (tab.active && !(await isMinimized(tab.windowId))) {
+    data = await captureVisibleTab(tab.windowId, taken.format, taken.quality);
   }
   if (data === null) {
     method = 'cdp';
-    encoded = options.format;
     for (let attempt = 1; data === null; attempt++) {
       signal.throwIfAborted();
       try {
-        data = await withDebugger(tabId, () => debuggerShot(tabId, options, null, signal));
+        data = await withDebugger(tabId, () => debuggerShot(tabId, taken, null, signal));
       } catch (err) {
         if (attempt >= CDP_ATTEMPTS || err.code === Code.CANCELLED) throw err;
         tab = await settledTab(tabId, signal);
@@ -100,28 +103,28 @@ export async function captureTab(params, signal) {
   return {
     tiles: [{ data, x: 0, y: 0, width, height }],
     region: 'viewport',
-    mime_type: `image/${encoded}`,
+    mime_type: `image/${taken.format}`,
     ...described,
     method,
     ...(frameId && { frame_id: frameId }),
   };
 }
 
+// The format and quality the browser encodes a viewport capture in: a WebP
+// as a JPEG (the host encodes the WebP from it), the others as asked.
+function takenAs({ format, quality }) {
+  return format === 'webp' ? { format: 'jpeg', quality: WEBP_SOURCE_QUALITY } : { format, quality };
+}
+
 // The frame source's latest frame of the tab (frames.js), where a cast can
-// serve the format and costs the user nothing; null to capture afresh.
+// serve the format (a screencast's frames are JPEG) and costs the user
+// nothing; null to capture afresh.
 async function frameInHand(tabId, { format, quality }, allowed, metrics) {
-  const castable = castQuality(format, quality);
-  if (!allowed || castable === null || barCosts()) return null;
+  if (!allowed || format !== 'jpeg' || barCosts()) return null;
   const measured = await withinGrace(metrics);
   if (!measured) return null;
   const { viewport, devicePixelRatio: scale } = measured;
-  return withDebugger(tabId, () => latestFrame(tabId, { quality: castable, viewport, scale }));
-}
-
-// What captureVisibleTab can take the format as (null: only the debugger can).
-function visibleTabFormat(format) {
-  if (VISIBLE_TAB_FORMATS.has(format)) return format;
-  return barCosts() ? 'png' : null;
+  return withDebugger(tabId, () => latestFrame(tabId, { quality, viewport, scale }));
 }
 
 // The format, quality and region asked for: shared by `capture` and `capture.url`.
@@ -303,14 +306,17 @@ export async function debuggerShot(tabId, { format, quality }, clip, signal, { b
   if (clip) options.clip = { ...clip, scale: 1 };
   if (format !== 'png') options.quality = quality;
   const started = performance.now(); // the attempt's time includes keeping frames coming
+  let framesDrawn = () => {};
   try {
-    await keepFramesComing(tabId, signal);
+    framesDrawn = await keepFramesComing(tabId, signal);
     const shot = send(tabId, 'Page.captureScreenshot', options, beyondViewport ? undefined : signal);
     const { data } = await frameWithin(shot, CDP_ATTEMPT_TIMEOUT_MS, started);
     return data;
   } catch (err) {
     if (signal.aborted) throw err;
     throw new TabsightError(Code.CAPTURE_FAILED, `Page.captureScreenshot failed: ${err.message}`);
+  } finally {
+    framesDrawn();
   }
 }
 

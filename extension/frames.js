@@ -19,7 +19,8 @@
 // tabsight's own headed browser), and only while the tab stays attached: it
 // ends with the attachment's idle detach. Every tab capture through the
 // debugger also needs a screencast running, a tiny one, because a hidden
-// page draws no frames otherwise (keepFramesComing); one tab has one cast.
+// page draws no frames otherwise (keepFramesComing, for the capture's
+// time only); one tab has one cast.
 
 import { onEvent, send } from './cdp.js';
 
@@ -27,9 +28,6 @@ import { onEvent, send } from './cdp.js';
 // long such a page is then captured afresh before a cast is tried again.
 const ANIMATED_FRAMES_PER_SECOND = 12;
 const ANIMATED_PAUSE_MS = 30_000;
-// The screencast's JPEG quality for a WebP asked for (the host encodes the
-// WebP from it): high enough that the second lossy step is not seen.
-const WEBP_SOURCE_QUALITY = 90;
 
 // tabId -> { quality, width, height, startedAt, startedWall, live, latest, frames, stop }
 const casts = new Map();
@@ -37,18 +35,13 @@ const casts = new Map();
 const actionEnds = new Map();
 // tabId -> until when it is captured afresh (it animates)
 const animating = new Map();
+// tabId -> { captures, ours, started }: the tiny screencast of the captures in progress (keepFramesComing)
+const drawing = new Map();
 let castsStarted = 0;
 
 // Called as each acting method ends: the next frame served must be newer.
 export function noteAction(tabId) {
   actionEnds.set(tabId, performance.now());
-}
-
-// The JPEG quality a cast keeps for a request of `format` at `quality`, or
-// null when a cast cannot serve that format (PNG is lossless).
-export function castQuality(format, quality) {
-  if (format === 'jpeg') return quality;
-  return format === 'webp' ? WEBP_SOURCE_QUALITY : null;
 }
 
 // The latest frame of the tab's cast, as { data, frame_id, quality } for a
@@ -73,16 +66,42 @@ export async function latestFrame(tabId, { quality, viewport, scale }) {
   return { data: frame.data, frame_id: frame.id, quality };
 }
 
-// A screencast that costs nothing, for a capture of a tab that may be
-// hidden: unless a cast of the frame source runs there already.
+// A tiny screencast for a capture of a tab that may be hidden, unless a
+// cast of the frame source runs there already; resolves to the function
+// that ends it, for when the capture is taken. It must not outlive the
+// capture: on a page that animates, Chrome captures every frame for a
+// screencast whatever its size and everyNthFrame (measured: a third of a
+// core, for as long as the attachment lasted). Captures of a tab at once
+// share one.
 export async function keepFramesComing(tabId, signal) {
-  if (casts.has(tabId)) return;
-  try {
-    await send(tabId, 'Page.startScreencast',
-      { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000_000 }, signal);
-  } catch (err) {
-    if (!/already active/i.test(err.message)) throw err;
+  if (casts.has(tabId)) return () => {};
+  let tiny = drawing.get(tabId);
+  if (!tiny) {
+    const fresh = { captures: 0, ours: false };
+    fresh.started = send(tabId, 'Page.startScreencast',
+      { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000_000 }, signal).then(() => {
+      fresh.ours = true;
+    }, (err) => {
+      if (/already active/i.test(err.message)) return; // someone else's: it keeps frames coming, and is not ours to end
+      if (drawing.get(tabId) === fresh) drawing.delete(tabId); // the next capture tries again
+      throw err;
+    });
+    drawing.set(tabId, fresh);
+    tiny = fresh;
   }
+  tiny.captures++;
+  const end = () => {
+    if (--tiny.captures > 0 || drawing.get(tabId) !== tiny) return;
+    drawing.delete(tabId);
+    if (tiny.ours && !casts.has(tabId)) send(tabId, 'Page.stopScreencast').catch(() => {}); // detached: it ended with it
+  };
+  try {
+    await tiny.started;
+  } catch (err) {
+    end();
+    throw err;
+  }
+  return end;
 }
 
 // A new cast, whose first frame Chrome draws as the page is now: frames of
@@ -145,8 +164,9 @@ function jpegSize(base64) {
   return {};
 }
 
-// The cast ends with the attachment: forget it.
+// Screencasts end with the attachment: forget them.
 chrome.debugger.onDetach.addListener(({ tabId }) => {
+  drawing.delete(tabId);
   const cast = casts.get(tabId);
   if (!cast) return;
   casts.delete(tabId);

@@ -16,7 +16,9 @@ from conftest import mcp_client
 from harness.calls import payload
 from PIL import Image
 
+from tabsight import images
 from tabsight.browser import client as client_module
+from tabsight.browser.client import BrowserClient
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -64,6 +66,30 @@ def test_a_webp_from_the_frame_is_encoded_once_per_frame(browser, tab):
     assert third.method == "frame" and third.image[:4] == b"RIFF" and third.image[8:12] == b"WEBP"
     assert Image.open(io.BytesIO(third.image)).size == (1280, 720)
     assert second.method != "frame" or second.image == third.image  # the same frame: the same bytes
+
+
+def test_a_frames_webp_is_encoded_once_per_browser_not_once_per_client(browser, tab, monkeypatch):
+    """A session makes a client for each call: the encoding is kept with the browser's link."""
+    shots(browser, tab, 3, fmt="webp", pause=0.1)
+    encoded = []
+    encode = images.reencoded
+    monkeypatch.setattr(images, "reencoded", lambda *args: encoded.append(args) or encode(*args))
+    first, second = (browser.call(BrowserClient(browser.client.transport).capture(tab, "webp", 80)) for _ in range(2))
+    assert first.method == second.method == "frame" and first.image == second.image
+    assert encoded == []
+
+
+def test_a_fresh_webp_is_taken_as_a_jpeg_and_the_host_encodes_the_webp(browser, tab, monkeypatch):
+    monkeypatch.setattr(client_module, "FRAME_SOURCE", False)
+    request = {"tab_id": tab, "format": "webp", "quality": 80, "frame_source": False}
+    taken = browser.call(browser.client.transport.request("capture", request))
+    assert taken["mime_type"] == "image/jpeg" and taken["method"] != "frame", taken["method"]
+    jpeg = Image.open(io.BytesIO(base64.b64decode(taken["tiles"][0]["data"])))
+    assert jpeg.format == "JPEG" and jpeg.size == (1280, 720)
+    for shot in shots(browser, tab, 3, fmt="webp"):  # from the screen, then (2 a second at most) the debugger
+        webp = Image.open(io.BytesIO(shot.image))
+        assert webp.format == "WEBP" and webp.size == (1280, 720), shot.method
+        assert near(colour(shot.image), RED), shot.method
 
 
 def test_a_change_the_page_makes_by_itself_shows_in_the_next_screenshot(browser, site):

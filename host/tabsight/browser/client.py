@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -38,6 +39,13 @@ class Transport(Protocol):
 
     async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30.0) -> dict[str, Any]:
         ...
+
+
+#: per transport (one browser's link), the latest screencast frame's encoding: ((tab, frame, format, quality),
+#: pictures). Kept with the link, not the client: a session makes a client for each call.
+_encoded: weakref.WeakKeyDictionary[Transport, tuple[tuple[Any, ...], list[images.Picture]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 @dataclass(frozen=True)
@@ -75,8 +83,6 @@ class BrowserClient:
 
     def __init__(self, transport: Transport) -> None:
         self.transport = transport
-        #: the latest screencast frame's encoding: (tab, frame, format, quality) -> pictures
-        self._encoded: dict[tuple[Any, ...], list[images.Picture]] = {}
 
     # -- who it is -----------------------------------------------------------
 
@@ -146,15 +152,17 @@ class BrowserClient:
         result = await self._ask(Method.CAPTURE, request, timeout)
         shot = Shot.from_wire(result)
         if result.get("mime_type", images.MIME_TYPES[format]) != images.MIME_TYPES[format]:
-            # The extension took the frame in another format: a screencast frame (JPEG), or a lossless one where
-            # the browser cannot encode this format without the debugger. A screencast frame seen before (the page
-            # has not changed) is not encoded again.
+            # The extension took a WebP as a JPEG (extension/capture.js takenAs: Chrome's WebP encoder is the
+            # slower one), from the screen or a screencast frame. A screencast frame seen before (the page has not
+            # changed) is not encoded again.
             key = (tab_id, result.get("frame_id"), format, quality)
-            pictures = self._encoded.get(key) if key[1] else None
-            if pictures is None:
+            latest = _encoded.get(self.transport)
+            if key[1] and latest and latest[0] == key:
+                pictures = latest[1]
+            else:
                 pictures = [images.reencoded(pic, format, quality or 80) for pic in shot.pictures]
                 if key[1]:
-                    self._encoded = {key: pictures}
+                    _encoded[self.transport] = (key, pictures)
             shot = dataclasses.replace(shot, pictures=pictures)
         return shot
 
