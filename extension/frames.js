@@ -142,11 +142,16 @@ async function startCast(tabId, { quality, width, height }) {
 }
 
 function stopCast(tabId) {
+  if (forgetCast(tabId)) send(tabId, 'Page.stopScreencast').catch(() => {}); // detached meanwhile: it stopped with it
+}
+
+// Stops listening to the tab's cast; whether there was one.
+function forgetCast(tabId) {
   const cast = casts.get(tabId);
-  if (!cast) return;
+  if (!cast) return false;
   casts.delete(tabId);
   cast.stop();
-  send(tabId, 'Page.stopScreencast').catch(() => {}); // detached meanwhile: it stopped with it
+  return true;
 }
 
 // A JPEG's size in pixels, from the start-of-frame segment near its start
@@ -167,10 +172,7 @@ function jpegSize(base64) {
 // Screencasts end with the attachment: forget them.
 chrome.debugger.onDetach.addListener(({ tabId }) => {
   drawing.delete(tabId);
-  const cast = casts.get(tabId);
-  if (!cast) return;
-  casts.delete(tabId);
-  cast.stop();
+  forgetCast(tabId);
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   actionEnds.delete(tabId);
