@@ -17,6 +17,8 @@ is (``whoami``), so that a front can pick the browser in use and name each.
 from __future__ import annotations
 
 import asyncio
+import functools
+import importlib
 import itertools
 import logging
 import os
@@ -25,7 +27,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
@@ -38,8 +40,10 @@ from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
 from ..protocol.methods import Method
 from .peercred import peer_uid
-from .telemetry import Alert, Telemetry
 from .whoami import Whoami, identify
+
+if TYPE_CHECKING:
+    from .telemetry import Alert, Telemetry
 
 log = logging.getLogger("tabsight.host")
 
@@ -125,10 +129,17 @@ class Host:
         self.whoami = Whoami()
         self._identified_at: float | None = None
         self._looking: asyncio.Future | None = None
-        self.telemetry = Telemetry(on_alert=self._broadcast_alert)
         self._front_numbers = itertools.count(1)
         self._request_numbers = itertools.count(1)
         self._idle_timer: asyncio.TimerHandle | None = None
+
+    @functools.cached_property
+    def telemetry(self) -> Telemetry:
+        """The telemetry buffers, made on first use: their module (the redaction rules' patterns, ~50 ms to
+        compile) is loaded after the socket listens (``run``), off the path to a browser's first answer."""
+        from .telemetry import Telemetry
+
+        return Telemetry(on_alert=self._broadcast_alert)
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -151,11 +162,14 @@ class Host:
             os.umask(old_umask)
         os.chmod(self.socket_path, 0o600)
         log.info("host %s listening on %s", self.host_id, self.socket_path)
+        # in a thread while the fronts connect; a telemetry event that comes first waits for the import
+        loading = asyncio.ensure_future(asyncio.to_thread(importlib.import_module, f"{__package__}.telemetry"))
         if self.embedded:
             self._arm_idle_timer(self.embedded.first_front_grace)
         try:
             await self._read_extension()
         finally:
+            loading.cancel()
             server.close()
             self.socket_path.unlink(missing_ok=True)
             for pending in self.pending.values():
