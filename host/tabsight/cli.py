@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import signal
 import sys
@@ -16,6 +15,8 @@ FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
 
 def _shot(args: argparse.Namespace) -> int:
     """Capture a URL on the embedded browser and write the image (the main job)."""
+    import asyncio
+
     from .browser.connection import BrowserConnection
     from .session.state import Session
     from .tools import dispatch
@@ -61,6 +62,8 @@ def _shot(args: argparse.Namespace) -> int:
 
 def _ci_result(args: argparse.Namespace) -> int:
     """Send a CI run's result to every running browser's host: it becomes an alert for their sessions."""
+    import asyncio
+
     from .browser.client import BrowserClient
     from .browser.hosts import connect_all
 
@@ -130,10 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "mcp":
-        # Until the server's own handlers are in place (after the SDK's imports, ~0.7 s), Ctrl-C ends it at once,
-        # as SIGTERM does, instead of a KeyboardInterrupt traceback: nothing is started yet to clean up.
+        # Until its own handlers are in place (server/main.py), Ctrl-C ends it at once, as SIGTERM does, instead of
+        # a KeyboardInterrupt traceback: nothing is started yet to clean up.
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        from .server.app import run
+        from .server.main import run
 
         return run()
     if args.command == "shot":
@@ -142,7 +145,6 @@ def main(argv: list[str] | None = None) -> int:
         return _ci_result(args)
     if args.command == "host":
         from .nativehost import run
-
         return run(args.origin)
     from .install import commands as install_commands
 

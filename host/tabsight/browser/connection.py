@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from .. import __version__
 from ..errors import BrowserError, Code, ToolError
-from ..paths import extension_dir, runtime_dir
+from ..paths import extension_dir
 from ..progress import phase
 from . import embedded
 from .client import BrowserClient, Transport
@@ -148,6 +148,10 @@ class BrowserConnection:
             except BrowserError:
                 await link.close()
                 raise
+            ahead = embedded.take_ahead(link.hello.embedded) if link.hello.embedded else None
+            if ahead is not None:  # started for this session before it asked (launch_ahead): its own from now on
+                self._launched = ahead
+                await _fit_viewports(link)
             self._adopt(link)
             self._last_profile = link.profile_id
             return link
@@ -235,13 +239,14 @@ class BrowserConnection:
                 if link is not shared:
                     await link.close()
             if shared:
-                return shared
+                return shared  # one started ahead for this session is taken over by the caller
+            failed = embedded.take_ahead()
+            if failed is not None:  # started ahead, and gone or silent since: this launch says why
+                await asyncio.to_thread(failed.stop)
             browser = await asyncio.to_thread(embedded.launch, headless)
             self._launched = browser
             link = await self._wait_for_host(browser)
-            client = BrowserClient(link)
-            for tab in (await client.tabs())["tabs"]:
-                await client.set_viewport(tab["id"], **EMBEDDED_VIEWPORT)
+            await _fit_viewports(link)
             return link
 
     async def _wait_for_host(self, browser: embedded.EmbeddedBrowser) -> HostLink:
@@ -256,7 +261,7 @@ class BrowserConnection:
                 if link.hello.embedded == browser.token:
                     return link
                 await link.close()
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.02)
         tail = browser.log_tail()
         browser.stop()
         raise BrowserError(
@@ -412,6 +417,9 @@ class BrowserConnection:
         if self._link:
             await self._link.close()
             self._link = None
+        unused = embedded.take_ahead()
+        if unused is not None:  # started ahead of a call that never came to need it (its arguments were refused)
+            unused.process.terminate()
 
     async def wait_for_end(self) -> None:
         """After ``aclose``: wait until the embedded browser this session started has ended and its profile is
@@ -428,31 +436,24 @@ class BrowserConnection:
         await asyncio.to_thread(browser.remove_profile)
 
 
+async def _fit_viewports(link: HostLink) -> None:
+    """The embedded browser's tabs at its viewport size."""
+    client = BrowserClient(link)
+    for tab in (await client.tabs())["tabs"]:
+        await client.set_viewport(tab["id"], **EMBEDDED_VIEWPORT)
+
+
 @contextlib.asynccontextmanager
 async def _launch_lock():
-    """One embedded browser launch at a time in a runtime folder: a lock on the folder itself, so that no lock
-    file is left in it. Waited for by polling, not in a thread: a front stopped while another launches is not
-    held up by a thread blocked in ``flock``."""
+    """``embedded.LaunchLock``, waited for by polling, not in a thread: a front stopped while another launches
+    is not held up by a thread blocked in ``flock``."""
+    lock = embedded.LaunchLock()
+    while not lock.try_acquire():
+        await asyncio.sleep(0.01)
     try:
-        import fcntl
-    except ImportError:  # Windows: no flock; concurrent launches are merely wasteful there
         yield
-        return
-    folder = runtime_dir()
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        while True:
-            try:
-                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                await asyncio.sleep(0.05)
-        try:
-            yield
-        finally:
-            fcntl.flock(descriptor, fcntl.LOCK_UN)
     finally:
-        os.close(descriptor)
+        lock.release()
 
 
 def _versions_match(link: HostLink) -> bool:
