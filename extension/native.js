@@ -235,3 +235,8 @@ function post(targetPort, frame) {
 function isPlainObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+// At the worker's start (install, browser start, every wake), before the rest of the worker is evaluated:
+// the host's start overlaps it. Nothing arrives before serve() has set the handlers: the host sends requests
+// only after this side's hello, which goes out once the whole worker has been evaluated.
+connect();
