@@ -14,8 +14,17 @@ FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
 
 
 def _shot(args: argparse.Namespace) -> int:
-    """Capture a URL on the embedded browser and write the image (the main job)."""
+    """Capture a URL on the embedded browser and write the image (the main job).
+
+    The browser is started first, and the rest of tabsight (the tools, Pillow, pydantic; no MCP SDK) loads while
+    it starts; arguments the screenshot tool refuses end it again. It is started with no linger: once the image
+    is written it ends at once, and nothing of it is left when the command returns.
+    """
     import asyncio
+
+    from .browser import embedded
+
+    embedded.launch_ahead(not args.headed, linger=0)
 
     from .browser.connection import BrowserConnection
     from .session.state import Session
@@ -25,7 +34,7 @@ def _shot(args: argparse.Namespace) -> int:
     image_format = args.format or FORMATS.get(output.suffix.lower(), "png")
 
     async def run() -> int:
-        browsers = BrowserConnection("shot", mode="headed" if args.headed else "auto", embedded_only=True)
+        browsers = BrowserConnection("shot", mode="headed" if args.headed else "auto", embedded_only=True, linger=0)
         session = Session(browsers)
         try:
             arguments = {
@@ -54,7 +63,7 @@ def _shot(args: argparse.Namespace) -> int:
             print(f"{', '.join(map(str, paths))}: {json.dumps(shot.result, separators=(',', ':'))}")
             return 0
         finally:
-            await session.aclose()
+            await session.aclose()  # a browser started for arguments then refused is ended too
             await browsers.wait_for_end()  # no process stays behind
 
     return asyncio.run(run())
@@ -145,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         return _ci_result(args)
     if args.command == "host":
         from .nativehost import run
+
         return run(args.origin)
     from .install import commands as install_commands
 

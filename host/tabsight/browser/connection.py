@@ -98,13 +98,15 @@ class BrowserConnection:
 
     def __init__(
         self, session: str, *, mode: BrowserMode | None = None, embedded_only: bool = False,
-        discover: Discover = connect_all,
+        linger: float | None = None, discover: Discover = connect_all,
     ) -> None:
         self.session = session
         #: how running hosts are found: links to each (a fake browser's, in unit tests)
         self._discover = discover
         self.mode = mode
         self.embedded_only = embedded_only
+        #: seconds an embedded browser this session starts outlives its last front (None: the default)
+        self.linger = linger
         self.tracked: TrackedTab | None = None
         #: for the session's next answer: what changed under it (see ``tab``)
         self.notes: list[str] = []
@@ -116,6 +118,8 @@ class BrowserConnection:
         self._last_profile: str | None = None
         self._lost_at = 0.0
         self._launched: embedded.EmbeddedBrowser | None = None
+        #: one started ahead of this session's first call and ended with the session unused (see ``aclose``)
+        self._unused: embedded.EmbeddedBrowser | None = None
         #: sockets of embedded browsers' hosts, seen while looking for the user's browser
         self._not_users: set[Path] = set()
         #: why the session changed browsers, for the note of the next call on the tracked tab
@@ -243,7 +247,7 @@ class BrowserConnection:
             failed = embedded.take_ahead()
             if failed is not None:  # started ahead, and gone or silent since: this launch says why
                 await asyncio.to_thread(failed.stop)
-            browser = await asyncio.to_thread(embedded.launch, headless)
+            browser = await asyncio.to_thread(embedded.launch, headless, linger=self.linger)
             self._launched = browser
             link = await self._wait_for_host(browser)
             await _fit_viewports(link)
@@ -420,20 +424,23 @@ class BrowserConnection:
         unused = embedded.take_ahead()
         if unused is not None:  # started ahead of a call that never came to need it (its arguments were refused)
             unused.process.terminate()
+            self._unused = unused
 
     async def wait_for_end(self) -> None:
-        """After ``aclose``: wait until the embedded browser this session started has ended and its profile is
-        gone (``tabsight shot`` leaves no process behind). A browser another front still uses is not waited for
-        past its linger time and a few seconds."""
-        browser = self._launched
+        """After ``aclose``: wait until the embedded browser this session started has ended and nothing of it is
+        left (``tabsight shot`` leaves no process behind). Its host stops it once no front uses it (at once for
+        ``linger`` 0); what is left of it then (helpers winding down, the host) is ended without waiting for
+        them, its profile removed. A browser another front still uses is left to it, waited for no longer than
+        its linger time and a few seconds."""
+        browser = self._launched or self._unused
         if browser is None:
             return
-        linger = float(os.environ.get("TABSIGHT_EMBEDDED_LINGER", "2"))
+        linger = self.linger if self.linger is not None else float(os.environ.get("TABSIGHT_EMBEDDED_LINGER", "2"))
         try:
             await asyncio.to_thread(browser.process.wait, linger + 8)
         except subprocess.TimeoutExpired:
             return
-        await asyncio.to_thread(browser.remove_profile)
+        await asyncio.to_thread(browser.end_remains)
 
 
 async def _fit_viewports(link: HostLink) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 from .. import NATIVE_HOST_NAME, profiles
 from ..errors import BrowserError, Code
 from ..nativehost.manifest import write_launcher, write_manifest
-from ..paths import extension_dir, host_socket_paths, runtime_dir
+from ..paths import extension_dir, host_socket_path, host_socket_paths, runtime_dir
 
 log = logging.getLogger("tabsight.front")
 
@@ -121,6 +121,18 @@ class EmbeddedBrowser:
         """Delete the profile once every process of the browser has ended (blocks up to 10 s)."""
         profiles.remove_when_gone(self.profile, self.process.pid)
 
+    def end_remains(self) -> None:
+        """Once its main process has exited: end the rest at once (helpers winding down, its host) instead of
+        waiting for them, then remove its profile and its host's socket (a killed host cannot). Where the
+        processes cannot be listed (no ``/proc``), wait for them as ``remove_profile`` does."""
+        members = profiles.end_group(self.process.pid)
+        if not members and profiles.group_alive(self.process.pid):
+            self.remove_profile()
+            return
+        for pid in members:
+            host_socket_path(pid).unlink(missing_ok=True)
+        shutil.rmtree(self.profile, ignore_errors=True)
+
 
 def browser_temp(profile: Path) -> Path | None:
     """The browser's temp folder, made inside its profile (removed with it); None when the profile's path is too
@@ -185,8 +197,11 @@ def _running(pid: int) -> bool:
     return True
 
 
-def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
-    """Start the embedded browser; its host appears in the runtime folder shortly after."""
+def launch(headless: bool = True, url: str = "about:blank", linger: float | None = None) -> EmbeddedBrowser:
+    """Start the embedded browser; its host appears in the runtime folder shortly after.
+
+    ``linger``: seconds it outlives its last front (default: ``TABSIGHT_EMBEDDED_LINGER``, else 2).
+    """
     executable = find_browser()
     profile = Path(tempfile.mkdtemp(prefix=PROFILE_PREFIX))
     _write_native_host(profile)
@@ -207,6 +222,8 @@ def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
         TABSIGHT_EMBEDDED_PROFILE=str(profile),
         TABSIGHT_RUNTIME_DIR=str(runtime_dir()),
     )
+    if linger is not None:
+        env["TABSIGHT_EMBEDDED_LINGER"] = str(linger)
     temp = browser_temp(profile)
     if temp is not None:
         env["TMPDIR"] = str(temp)  # base::GetTempDir on Linux
@@ -261,11 +278,12 @@ _ahead_lock = threading.Lock()
 AHEAD_TIMEOUT = 30.0
 
 
-def launch_ahead(headless: bool) -> None:
+def launch_ahead(headless: bool, linger: float | None = None) -> None:
     """Start the embedded browser before any session asks, if nothing else can serve: no host in the runtime
-    folder, no launch under way. Like a session's launch, it holds the launch lock until its host is up (or it
-    has ended), so a session that wants a browser meanwhile waits for it and finds it. Never raises: a failure
-    is the session's own launch to meet, and to report."""
+    folder, no launch under way. Returns once it is started. Like a session's launch, it holds the launch lock
+    until the browser's host is up (or the browser has ended; a thread of its own waits), so a session that
+    wants a browser meanwhile waits for it and finds it. Never raises: a failure is the session's own launch
+    to meet, and to report."""
     global _ahead
     lock = LaunchLock()
     try:
@@ -274,13 +292,17 @@ def launch_ahead(headless: bool) -> None:
         if host_socket_paths():
             lock.release()  # a browser may be reachable: the session looks, as always
             return
-        browser = launch(headless)
+        browser = launch(headless, linger=linger)
     except Exception as exc:  # noqa: BLE001 - see the docstring
         log.info("did not start the browser ahead: %s", exc)
         lock.release()
         return
     with _ahead_lock:
         _ahead = browser
+    threading.Thread(target=_hold_until_up, args=(browser, lock), name="tabsight launch", daemon=True).start()
+
+
+def _hold_until_up(browser: EmbeddedBrowser, lock: LaunchLock) -> None:
     deadline = time.monotonic() + AHEAD_TIMEOUT
     while not host_socket_paths() and browser.process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
