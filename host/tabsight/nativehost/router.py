@@ -27,9 +27,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
-
-from pydantic import BaseModel, Field
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Code
@@ -72,14 +70,6 @@ class FrontConnection:
     alerts_dropped: int = 0
     #: this front's request id -> the id the extension sees
     in_flight: dict[str, str] = field(default_factory=dict)
-
-
-class TelemetryQuery(BaseModel):
-    what: Literal["errors", "logs", "network", "vitals"]
-    tab_id: int | None = None
-    url: str | None = Field(default=None, max_length=2048)
-    since: int = Field(default=0, ge=0)
-    limit: int = Field(default=20, ge=1, le=200)
 
 
 @dataclass
@@ -263,7 +253,7 @@ class Host:
             return
         pending.timer.cancel()
         pending.front.in_flight.pop(pending.local_id, None)
-        pending.front.channel.post(frame.model_copy(update={"id": pending.local_id}))
+        pending.front.channel.post(frame.replace(id=pending.local_id))
 
     # -- front side --------------------------------------------------------
 
@@ -359,7 +349,7 @@ class Host:
             front.channel.post(frames.error(request.id, Code.BAD_REQUEST, f"request id {request.id!r} is already in flight"))
             return
         global_id = f"{front.number}.{next(self._request_numbers)}"
-        forwarded = request.model_copy(update={"id": global_id})
+        forwarded = request.replace(id=global_id)
         try:
             await self.extension.send(forwarded)
         except FrameTooLarge as exc:
@@ -373,7 +363,7 @@ class Host:
     # -- methods the host answers itself -----------------------------------
 
     def _status(self, params: dict) -> dict:
-        status = self.hello().model_dump(mode="json", exclude_none=True)
+        status = self.hello().wire()
         status["fronts"] = len(self.fronts)
         status["telemetry"] = {"tabs": len(self.telemetry.tabs), "dropped": self.telemetry.dropped}
         status["requests"] = {
@@ -382,6 +372,8 @@ class Host:
         return status
 
     def _query_telemetry(self, params: dict) -> dict:
+        from .telemetry import TelemetryQuery
+
         query = TelemetryQuery.model_validate(params)
         return self.telemetry.query(query.what, query.tab_id, query.url, query.since, query.limit)
 
