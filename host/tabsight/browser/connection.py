@@ -118,6 +118,9 @@ class BrowserConnection:
         self._last_profile: str | None = None
         self._lost_at = 0.0
         self._launched: embedded.EmbeddedBrowser | None = None
+        #: the launched browser whose tabs were put at the viewport size, and that work while it runs
+        self._fitted: embedded.EmbeddedBrowser | None = None
+        self._fitting: asyncio.Future | None = None
         #: one started ahead of this session's first call and ended with the session unused (see ``aclose``)
         self._unused: embedded.EmbeddedBrowser | None = None
         #: sockets of embedded browsers' hosts, seen while looking for the user's browser
@@ -155,7 +158,9 @@ class BrowserConnection:
             ahead = embedded.take_ahead(link.hello.embedded) if link.hello.embedded else None
             if ahead is not None:  # started for this session before it asked (launch_ahead): its own from now on
                 self._launched = ahead
-                await _fit_viewports(link)
+            if self._launched and link.hello.embedded == self._launched.token and self._fitted is not self._launched:
+                self._fitted = self._launched
+                self._fit_viewports(link)
             self._adopt(link)
             self._last_profile = link.profile_id
             return link
@@ -249,9 +254,7 @@ class BrowserConnection:
                 await asyncio.to_thread(failed.stop)
             browser = await asyncio.to_thread(embedded.launch, headless, linger=self.linger)
             self._launched = browser
-            link = await self._wait_for_host(browser)
-            await _fit_viewports(link)
-            return link
+            return await self._wait_for_host(browser)
 
     async def _wait_for_host(self, browser: embedded.EmbeddedBrowser) -> HostLink:
         deadline = time.monotonic() + LAUNCH_TIMEOUT
@@ -286,6 +289,9 @@ class BrowserConnection:
         (input) then fails once instead, with the same words, rather than act on a page the agent has not seen.
         """
         client = await self.client()
+        if self._fitting is not None:
+            fitting, self._fitting = self._fitting, None
+            await fitting
         if tab_id is not None:
             return client, await self._with_policy(client, tab_id)
         profile, run = client.transport.profile_id, _browser_run(client.transport)
@@ -406,6 +412,19 @@ class BrowserConnection:
                 if link is not self._link:
                     await link.close()
 
+    def _fit_viewports(self, link: HostLink) -> None:
+        """Puts the tabs of the embedded browser this session started at its viewport size, while the first call
+        goes on: a capture of a URL opens a window of its own, and a call on a tab waits for this (``tab``)."""
+
+        async def fit() -> None:
+            client = BrowserClient(link)
+            for tab in (await client.tabs())["tabs"]:
+                await client.set_viewport(tab["id"], **EMBEDDED_VIEWPORT)
+
+        self._fitting = asyncio.ensure_future(fit())
+        # a failure is the next tab call's to report; a session that makes none leaves it unread, and unlogged
+        self._fitting.add_done_callback(lambda done: done.cancelled() or done.exception())
+
     def _adopt(self, link: HostLink) -> None:
         self._link = link
         link.on_event = self.on_event
@@ -418,6 +437,8 @@ class BrowserConnection:
         The host stops that browser once no front uses it (after its linger time; if another front still
         does, it keeps running for that front) and removes its profile when its last process has ended.
         """
+        if self._fitting is not None:
+            self._fitting.cancel()
         if self._link:
             await self._link.close()
             self._link = None
@@ -443,20 +464,13 @@ class BrowserConnection:
         await asyncio.to_thread(browser.end_remains)
 
 
-async def _fit_viewports(link: HostLink) -> None:
-    """The embedded browser's tabs at its viewport size."""
-    client = BrowserClient(link)
-    for tab in (await client.tabs())["tabs"]:
-        await client.set_viewport(tab["id"], **EMBEDDED_VIEWPORT)
-
-
 @contextlib.asynccontextmanager
 async def _launch_lock():
     """``embedded.LaunchLock``, waited for by polling, not in a thread: a front stopped while another launches
     is not held up by a thread blocked in ``flock``."""
     lock = embedded.LaunchLock()
     while not lock.try_acquire():
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.005)
     try:
         yield
     finally:

@@ -305,7 +305,7 @@ def launch_ahead(headless: bool, linger: float | None = None) -> None:
 def _hold_until_up(browser: EmbeddedBrowser, lock: LaunchLock) -> None:
     deadline = time.monotonic() + AHEAD_TIMEOUT
     while not host_socket_paths() and browser.process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+        time.sleep(0.005)
     lock.release()
 
 
