@@ -118,8 +118,9 @@ class BrowserConnection:
         self._last_profile: str | None = None
         self._lost_at = 0.0
         self._launched: embedded.EmbeddedBrowser | None = None
-        #: the launched browser whose tabs were put at the viewport size, and that work while it runs
+        #: the browser this session started whose tabs were put at the viewport size (once per browser) ...
         self._fitted: embedded.EmbeddedBrowser | None = None
+        #: ... and that work, while it runs: a call on a tab waits for it
         self._fitting: asyncio.Future | None = None
         #: one started ahead of this session's first call and ended with the session unused (see ``aclose``)
         self._unused: embedded.EmbeddedBrowser | None = None
@@ -443,7 +444,9 @@ class BrowserConnection:
             await self._link.close()
             self._link = None
         unused = embedded.take_ahead()
-        if unused is not None:  # started ahead of a call that never came to need it (its arguments were refused)
+        if unused is not None:
+            # started ahead of a call that never came to need it (its arguments were refused): its host removes
+            # its profile, or, if it had none yet, the next launch's sweep (sweep_stale_profiles)
             unused.process.terminate()
             self._unused = unused
 
