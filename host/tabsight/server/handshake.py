@@ -70,7 +70,7 @@ def initialize_answer(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def discover_answer(params: dict[str, Any]) -> dict[str, Any]:
+def discover_answer() -> dict[str, Any]:
     """The result of ``server/discover`` (2026-07-28)."""
     return {
         "cacheScope": "private",
@@ -100,7 +100,7 @@ def opening_request(line: bytes) -> tuple[int | str, dict[str, Any]] | None:
     if method == "initialize" and params.get("_meta") is None and _initialize_checked(params):
         return request_id, initialize_answer(params)
     if method == "server/discover" and set(params) == {"_meta"} and _envelope_checked(params["_meta"]):
-        return request_id, discover_answer(params)
+        return request_id, discover_answer()
     return None
 
 
