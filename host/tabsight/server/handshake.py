@@ -6,7 +6,7 @@ its opening request until that is answered: ``initialize`` (protocol versions up
 (``lines.LinePump``) are looked at here:
 
 - A well-formed opening request is answered at once, with the answer the SDK's server gives
-  (``initialize_answer``, ``discover_answer``; tests/test_handshake.py compares them for every protocol
+  (``initialize_answer``, ``discover_answer``; tests/test_cold_start.py compares them for every protocol
   version). The request still reaches the SDK, in order, so that its session is set up as usual; its own
   answer to it is dropped (``Early.drop``), and logged if it ever differed. Anything unusual in the request
   (a capability of a shape this module does not check, ``_meta`` on ``initialize``, icons) leaves it to the
