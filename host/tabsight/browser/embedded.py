@@ -237,10 +237,15 @@ def launch(headless: bool = True, url: str = "about:blank", linger: float | None
     except OSError as exc:
         shutil.rmtree(profile, ignore_errors=True)
         raise BrowserError(Code.LAUNCH_FAILED, f"Failed to launch browser: {executable}: {exc.strerror or exc}.") from None
-    # while it starts, not before: the sweep has nothing to do with this launch
+    # in a thread of its own, not before or in the way: removing old profiles (a Chromium profile is thousands
+    # of files) has nothing to do with this launch, and a sweep cut short by the process's end is finished later
+    threading.Thread(target=_sweep, name="tabsight sweep", daemon=True).start()
+    return EmbeddedBrowser(process, profile, token)
+
+
+def _sweep() -> None:
     for stale in sweep_stale_profiles():
         log.info("removed the profile of an embedded browser that is gone: %s", stale)
-    return EmbeddedBrowser(process, profile, token)
 
 
 class LaunchLock:
