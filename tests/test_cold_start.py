@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import anyio
 import pytest
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 from harness.lifecycle import RawFront
 from harness.processes import wait_until
 from tabsight.server import handshake
+from tabsight.server.handshake import Early
 from tabsight.server.app import build_server
 from tabsight.server.stdio import stdio_transport
 from tabsight.session.state import Session
@@ -240,3 +242,44 @@ def _command(pid: int) -> str:
             return cmdline.read().replace(b"\0", b" ").decode(errors="replace").strip()
     except OSError:
         return ""
+
+
+def progress_of(line: bytes) -> dict | None:
+    message = json.loads(line)
+    return message["params"] if message.get("method") == "notifications/progress" else None
+
+
+def test_a_call_read_before_the_sdk_serves_hears_progress_until_its_handler_takes_over():
+    """Half a second after its line was read, then every 0.9 s, as the server's own reports; its handler then
+    goes on from the same start and value (``take``), and nothing more is sent from here."""
+    from tabsight.progress import EVERY, FIRST
+
+    written: list[bytes] = []
+    early = Early(written.append)
+    early.inspect(json.dumps(initialize()).encode())
+    early.inspect(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "observe", "arguments": {}, "_meta": {"progressToken": "t"}}}).encode())
+    time.sleep(FIRST + EVERY + 0.3)
+    reports = [params for params in map(progress_of, written[1:]) if params]
+    assert len(reports) == 2 and all(report["progressToken"] == "t" for report in reports), reports
+    assert reports[0]["progress"] < reports[1]["progress"] and reports[0]["message"].startswith("loading tabsight")
+    taken = early.take(2)
+    assert taken is not None and taken.last == reports[-1]["progress"]
+    time.sleep(EVERY + 0.3)
+    assert len(written) == 3 and early.take(2) is None
+
+
+def test_a_call_the_sdk_refuses_before_any_handler_hears_no_progress_after_its_answer(tmp_path):
+    """A tools/call the SDK answers itself (no tool name: -32602) ends the reports sent for it while it loaded."""
+    front = RawFront(TABSIGHT_BROWSER="never")
+    try:
+        front.send(initialize())
+        front.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        front.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "arguments": {}, "_meta": {"progressToken": "t"}}})
+        assert front.answer(1)["result"]["serverInfo"]["name"] == "tabsight"
+        assert front.answer(2)["error"]["code"] == -32602
+        time.sleep(1.5)
+        assert front.answers.empty(), front.answers.get()
+    finally:
+        front.close()

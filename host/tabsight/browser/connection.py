@@ -38,8 +38,6 @@ DialogPolicy = Literal["accept", "dismiss", "report"]
 
 #: how long a call waits for a lost browser profile to reconnect
 RECONNECT_GRACE = 5.0
-#: how long a new embedded browser may take until its host is up
-LAUNCH_TIMEOUT = 30.0
 #: the embedded browser's viewport in CSS pixels (BrowserLoop's default size)
 EMBEDDED_VIEWPORT = {"width": 1280, "height": 720}
 
@@ -219,7 +217,7 @@ class BrowserConnection:
         mode = self.mode or browser_mode()
         if mode == "never":
             raise BrowserError(Code.NO_BROWSER, connect_steps())
-        with phase("starting tabsight's embedded browser", bound=LAUNCH_TIMEOUT):
+        with phase("starting tabsight's embedded browser", bound=embedded.LAUNCH_TIMEOUT):
             return await self._launch(headless=mode != "headed")
 
     def _choose(self, links: list[HostLink]) -> HostLink | None:
@@ -258,7 +256,7 @@ class BrowserConnection:
             return await self._wait_for_host(browser)
 
     async def _wait_for_host(self, browser: embedded.EmbeddedBrowser) -> HostLink:
-        deadline = time.monotonic() + LAUNCH_TIMEOUT
+        deadline = time.monotonic() + embedded.LAUNCH_TIMEOUT
         seen: set[Path] = set()
         while time.monotonic() < deadline:
             if browser.process.poll() is not None:
@@ -275,7 +273,7 @@ class BrowserConnection:
         raise BrowserError(
             Code.LAUNCH_FAILED,
             "Failed to launch browser: the browser started but its tabsight extension never connected "
-            f"within {LAUNCH_TIMEOUT:g} s.\n{tail}",
+            f"within {embedded.LAUNCH_TIMEOUT:g} s.\n{tail}",
         )
 
     # -- the tracked tab ----------------------------------------------------

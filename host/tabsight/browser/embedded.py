@@ -68,6 +68,8 @@ BASE_FLAGS = (
 )
 
 
+#: how long a new embedded browser may take until its host is up
+LAUNCH_TIMEOUT = 30.0
 #: the embedded browsers' temporary profiles are folders named so in the temp folder
 PROFILE_PREFIX = "tabsight-profile-"
 #: Chromium makes its singleton socket at TMPDIR/<app id>.XXXXXX/SingletonSocket and aborts ("Socket path too
@@ -279,8 +281,6 @@ class LaunchLock:
 #: a browser ``launch_ahead`` started, until a session takes it over
 _ahead: EmbeddedBrowser | None = None
 _ahead_lock = threading.Lock()
-#: how long ``launch_ahead`` holds the launch lock at most, waiting for its host (the session's own bound)
-AHEAD_TIMEOUT = 30.0
 
 
 def launch_ahead(headless: bool, linger: float | None = None) -> None:
@@ -308,7 +308,7 @@ def launch_ahead(headless: bool, linger: float | None = None) -> None:
 
 
 def _hold_until_up(browser: EmbeddedBrowser, lock: LaunchLock) -> None:
-    deadline = time.monotonic() + AHEAD_TIMEOUT
+    deadline = time.monotonic() + LAUNCH_TIMEOUT
     while not host_socket_paths() and browser.process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
     lock.release()

@@ -47,7 +47,9 @@ def _alerts_only(uri: object) -> None:
         raise MCPError(INVALID_PARAMS, f"Unknown resource {uri}; the one resource is {ALERTS_URI}")
 
 
-def build_server(session: Session) -> Server:
+def build_server(session: Session, early: Early | None = None) -> Server:
+    """The SDK's server for ``session``; ``early``: what read the lines before it (``main.py``), whose progress
+    reports of the calls read then its handlers take over."""
     pusher = AlertPush()
     session.stream.send = pusher.push
     session.stream.reach = pusher.delivery
@@ -60,6 +62,10 @@ def build_server(session: Session) -> Server:
         # notifications/progress while it runs, each second, saying what it does (progress.py);
         # the SDK sends them only to a caller that asked (a progressToken)
         call = functools.partial(dispatch.call, session, params.name, params.arguments)
+        waiting = early.take(ctx.request_id) if early is not None else None
+        if waiting is not None:  # read before the server served: its reports go on from there
+            return await reporting(ctx.session.report_progress, f"working on {params.name}", call,
+                                   first=waiting.due, since=waiting.started, last=waiting.last)
         return await reporting(ctx.session.report_progress, f"working on {params.name}", call)
 
     async def list_resources(ctx, params) -> types.ListResourcesResult:
@@ -127,7 +133,7 @@ async def serve_stdio(
     reader and what answered before the server are ``main.py``'s (the process's own streams without them).
     """
     session = Session()
-    server = build_server(session)
+    server = build_server(session, early)
     stopped_by: list[int] = []
     with _stop_signals() as signals:  # held until the session is closed: a second signal waits for that too
         async with anyio.create_task_group() as tasks:

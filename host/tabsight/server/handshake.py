@@ -17,8 +17,13 @@ its opening request until that is answered: ``initialize`` (protocol versions up
   The tool's arguments are not checked yet (that needs the tools, and so the wait this avoids): a call
   refused for its arguments leaves that browser to the session's next call, or to the end of the session,
   which stops it.
+- A ``tools/call`` read now waits for the SDK to serve it: when it carries a ``progressToken``, its
+  ``notifications/progress`` start here, half a second after it was read and then every 0.9 s, as the
+  server's own (``progress.py``) do; its handler takes them over when it starts (``take``), and they stop
+  when it is answered in any way (``settled``).
 
-Once the SDK's server takes its first line (``close``), it answers everything.
+Once the SDK's server takes its first line (``close``), it answers everything; the reports of calls read
+before go on until their handlers start.
 """
 
 from __future__ import annotations
@@ -27,10 +32,13 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
+from ..progress import EVERY, FIRST
 
 log = logging.getLogger("tabsight.front")
 
@@ -156,8 +164,9 @@ def _objects_only(value: Any) -> bool:
     return value is None or (isinstance(value, dict) and all(_objects_only(member) for member in value.values()))
 
 
-def tool_call_name(line: bytes) -> str | None:
-    """The tool a ``tools/call`` request names, or None for any other line."""
+def tool_call(line: bytes) -> tuple[int | str | None, str | None, int | str | None] | None:
+    """(id, tool name, progress token) of a ``tools/call`` request, each None when absent or not of its kind;
+    None for any other line."""
     if b'"tools/call"' not in line:
         return None
     try:
@@ -166,9 +175,45 @@ def tool_call_name(line: bytes) -> str | None:
         return None
     if not isinstance(message, dict) or message.get("method") != "tools/call":
         return None
-    params = message.get("params")
-    name = params.get("name") if isinstance(params, dict) else None
-    return name if isinstance(name, str) else None
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+    request_id, name, token = message.get("id"), params.get("name"), meta.get("progressToken")
+    return (
+        request_id if type(request_id) in (int, str) else None,
+        name if isinstance(name, str) else None,
+        token if type(token) in (int, str) else None,
+    )
+
+
+@dataclass
+class WaitingCall:
+    """A ``tools/call`` read before the SDK served it, and its progress so far."""
+
+    token: int | str
+    #: when its line was read (``time.monotonic``)
+    started: float
+    #: whether it started the browser ahead: then that is what it waits for
+    launching: bool
+    #: the value of the last report sent, and when the next is due (seconds after ``started``)
+    last: float = 0.0
+    due: float = FIRST
+
+    def report(self, now: float) -> dict[str, Any]:
+        into = now - self.started
+        value = max(round(into, 1), round(self.last + 0.1, 1))  # strictly rising, whatever the rounding
+        params: dict[str, Any] = {"progressToken": self.token, "progress": value}
+        if self.launching:
+            from ..browser.embedded import LAUNCH_TIMEOUT  # loaded by now: the launch itself needs it
+
+            params["total"] = LAUNCH_TIMEOUT
+            params["message"] = f"starting tabsight's embedded browser ({into:.1f} s of at most {LAUNCH_TIMEOUT:g} s)"
+        else:
+            params["message"] = f"loading tabsight ({into:.1f} s)"
+        self.last = value
+        self.due += EVERY
+        if self.due < into:  # a slow write: the next report comes a full interval after this one
+            self.due = into + EVERY
+        return {"jsonrpc": "2.0", "method": "notifications/progress", "params": params}
 
 
 class Early:
@@ -179,12 +224,15 @@ class Early:
         self._write = write
         #: starts the embedded browser (headless or not), in a thread of its own; None: never ahead
         self._launch_ahead = launch_ahead
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
         self._closed = False
         self._first = True
         self._launching = False
         #: id -> result of an opening request answered here, until the SDK's own answer to it is dropped
         self.answered: dict[int | str, dict[str, Any]] = {}
+        #: id -> a call with a progress token read before the SDK served, until its handler takes it over
+        self._waiting: dict[int | str, WaitingCall] = {}
+        self._reporting = False
 
     def inspect(self, line: bytes) -> None:
         with self._lock:
@@ -197,12 +245,47 @@ class Early:
                 self._write((json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
                 self.answered[request_id] = result
                 return
-            if not self._launching and self._launch_ahead is not None and tool_call_name(line) in BROWSER_TOOLS:
+            call = tool_call(line)
+            if call is None:
+                return
+            request_id, name, token = call
+            launching = False
+            if not self._launching and self._launch_ahead is not None and name in BROWSER_TOOLS:
                 mode = os.environ.get("TABSIGHT_BROWSER", "auto").strip().lower()
                 if mode in ("auto", "headed"):  # never: no browser of ours; anything else: the session says why
-                    self._launching = True
+                    self._launching = launching = True
                     threading.Thread(target=self._launch_ahead, args=(mode == "auto",), name="tabsight launch",
                                      daemon=True).start()
+            if request_id is not None and token is not None and request_id not in self._waiting:
+                self._waiting[request_id] = WaitingCall(token, time.monotonic(), launching)
+                if not self._reporting:
+                    self._reporting = True
+                    threading.Thread(target=self._report, name="tabsight progress", daemon=True).start()
+                self._lock.notify_all()
+
+    def _report(self) -> None:
+        """Sends the waiting calls' reports as they fall due, until none waits."""
+        with self._lock:
+            while self._waiting:
+                now = time.monotonic()
+                call = min(self._waiting.values(), key=lambda waiting: waiting.started + waiting.due)
+                wait = call.started + call.due - now
+                if wait > 0:
+                    self._lock.wait(wait)  # woken early when a call comes, is taken over or is answered
+                    continue
+                self._write((json.dumps(call.report(now), ensure_ascii=False, separators=(",", ":")) + "\n").encode())
+            self._reporting = False
+
+    def take(self, request_id: Any) -> WaitingCall | None:
+        """The call's progress so far, for its handler, which reports from now on; None if it had none here."""
+        with self._lock:
+            call = self._waiting.pop(request_id, None) if type(request_id) in (int, str) else None
+            self._lock.notify_all()
+            return call
+
+    def settled(self, request_id: Any) -> None:
+        """The call is answered (before its handler ran, or after): no report of it is sent any more."""
+        self.take(request_id)
 
     def close(self) -> None:
         """The SDK's server reads the lines from now on, and answers every request."""

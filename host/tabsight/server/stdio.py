@@ -365,10 +365,14 @@ async def stdio_transport(
 
 
 def _answered_early(early: Early, message) -> bool:
-    """Whether this answer of the SDK's is to an opening request that ``early`` answered already."""
+    """Whether this answer of the SDK's is to an opening request that ``early`` answered already. Any answer
+    also ends the progress reports ``early`` sends for a call it read (the SDK may answer one without running
+    its handler)."""
     if isinstance(message, types.JSONRPCResponse):
+        early.settled(message.id)
         return early.drop(message.id, message.result)
     if isinstance(message, types.JSONRPCError):
+        early.settled(message.id)
         return early.drop(message.id, None, message.error.model_dump(mode="json", exclude_none=True))
     return False
 
