@@ -3,9 +3,9 @@
     .venv/bin/python bench/run.py [--only NAME ...] [--report-only] [--quick]
         [--playwright-mcp PATH/TO/cli.js] [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
 
-Runs, in turn, bench/screenshot_bench.py, screenshot_url_bench.py,
-annotate_bench.py, telemetry_bench.py, coldstart_bench.py, memory_bench.py and
-soak_bench.py (NAME_bench.py for each NAME in SCRIPTS, with its arguments
+Runs, in turn, bench/screenshot_bench.py, webp_bench.py, cpu_bench.py,
+screenshot_url_bench.py, annotate_bench.py, telemetry_bench.py,
+coldstart_bench.py, memory_bench.py and soak_bench.py (NAME_bench.py for each NAME in SCRIPTS, with its arguments
 there, the peers' paths and --chromium), showing their output as it comes
 and keeping it in bench/results/NAME.log. A script's results file is deleted
 before it runs, so a script that fails leaves no figures behind; its section
@@ -21,7 +21,7 @@ counts, a smoke test whose report says so. The peers are installed with:
 
     mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
 
-A full run takes about 12 minutes on 2 cores.
+A full run takes about 17 minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -39,8 +39,10 @@ from importlib import metadata
 from pathlib import Path
 
 import annotate_bench
+import cpu_bench
 import screenshot_bench
 import telemetry_bench
+import webp_bench
 from common import (
     DEVTOOLS,
     PEERS_INSTALL,
@@ -58,7 +60,9 @@ COMMAND = ".venv/bin/python bench/run.py"
 #: name (of the script bench/NAME_bench.py, its results and its log): (arguments of the full run, of --quick,
 #: whether it takes the peers' paths)
 SCRIPTS = {
-    "screenshot": (["--calls", "50"], ["--calls", "5"], True),
+    "screenshot": (["--calls", "40", "--block", "10"], ["--calls", "4", "--block", "2"], True),
+    "webp": (["--repeats", "9"], ["--repeats", "1"], False),
+    "cpu": (["--window", "20"], ["--window", "3"], False),
     "screenshot_url": (["--calls", "30"], ["--calls", "3"], True),
     "annotate": (["--calls", "30"], ["--calls", "3"], True),
     "telemetry": (["--events", "200", "--flood", "100000"], ["--events", "4", "--per-session", "2", "--flood", "2000"],
@@ -89,6 +93,7 @@ def run_script(name: str, args: list[str]) -> dict:
         code = process.wait()
     return {
         "command": f".venv/bin/python bench/{name}_bench.py {' '.join(args)}".strip(),
+        "commit": output(["git", "rev-parse", "--short", "HEAD"]),
         "started": date,
         "duration_s": round(time.monotonic() - started),
         "exit_code": code,
@@ -174,22 +179,107 @@ HEADER = [
 ]
 
 
+#: an image format as the tables name it
+FORMAT_NAMES = {"jpeg": "JPEG", "png": "PNG", "webp": "WebP"}
+
+
 def screenshot_section(data: dict) -> list[str]:
     lines = list(HEADER)
-    cadences = [name.removeprefix("tabsight screenshot, ") for name in data if name.startswith("tabsight screenshot, ")]
-    for cadence in cadences:
-        ours = data.get(f"tabsight screenshot, {cadence}")
-        theirs = data.get(f"playwright-mcp take_screenshot, {cadence}")
-        devtools = data.get(f"chrome-devtools-mcp take_screenshot, {cadence}")
-        ratio = (ours["p50_ms"] / theirs["p50_ms"]) if ours and theirs and "p50_ms" in ours and "p50_ms" in theirs else None
+    modes = data.get("modes", {})
+    for name, by_server in modes.items():
+        cells = [by_server.get(server) for server in (TABSIGHT, PLAYWRIGHT, DEVTOOLS)]
+        ours, theirs = cells[0], cells[1]
+        ratio = ours["p50_ms"] / theirs["p50_ms"] if ours and theirs else None
+        label = f"p50, {name}" + (f" ({data['interval_s']:g} s between calls)" if name == screenshot_bench.PACED else "")
         lines.append(row(
-            f"p50, {cadence}", ms(ours), ms(theirs), ms(devtools),
+            label, *(f"{ms(r)}, {FORMAT_NAMES[r['format']]}" if r else "not run" for r in cells),
             f"tabsight ≤ {screenshot_bench.TARGET_RATIO} × Playwright MCP",
             f"{met(ratio <= screenshot_bench.TARGET_RATIO)} ({ratio:.2f} ×)" if ratio is not None else "",
         ))
-    sizes = [data.get(f"{name}, back to back", {}).get("image_bytes") for name in
-             ("tabsight screenshot", "playwright-mcp take_screenshot", "chrome-devtools-mcp take_screenshot")]
-    lines.append(row("JPEG size", *(f"{size / 1000:.0f} kB" if size else "" for size in sizes), "", ""))
+    for name in (screenshot_bench.BACK_TO_BACK, screenshot_bench.DEFAULTS):
+        cells = [modes.get(name, {}).get(server) for server in (TABSIGHT, PLAYWRIGHT, DEVTOOLS)]
+        lines.append(row(f"image size, {name}",
+                         *(f"{r['image_bytes'] / 1000:.0f} kB {FORMAT_NAMES[r['format']]}" if r else "" for r in cells), "", ""))
+    lines += ["", (f"{data.get('calls')} calls per server in each mode, in blocks of {data.get('block')} (tabsight, "
+                   "Playwright MCP, Chrome DevTools MCP, again and again), all three servers open at once.")]
+    return lines
+
+
+def webp_section(data: dict) -> list[str]:
+    pages = data.get("pages", {})
+    names = list(pages)
+    quality = data.get("quality")
+
+    def cell(r: dict, time_key: str) -> str:
+        return f"{r[time_key]} ms, {r['bytes'] / 1000:.1f} kB, MAE {r['mae']}, {r['psnr_db'] or '∞'} dB"
+
+    lines = [row(f"WebP quality {quality} of a 1280x720 viewport", *names), "|---" * (len(names) + 1) + "|"]
+    for name, label in (("chrome webp", f"Chrome's WebP {quality}"), ("jpeg90", "Chrome's JPEG 90"),
+                        ("png", "Chrome's PNG")):
+        lines.append(row(f"{label}: capture round trip", *(cell(pages[p]["chrome"][name], "round_trip_ms") for p in names)))
+    for source, label in (("jpeg90", "JPEG 90"), ("png", "PNG")):
+        first = {p: pages[p]["pillow"][source]["0"] for p in names}
+        lines.append(row(f"decoding the {label} (host)", *(f"{first[p]['decode_ms']} ms" for p in names)))
+        for method in webp_bench.METHODS:
+            lines.append(row(f"Pillow method {method} from the {label}: encoding",
+                             *(cell(pages[p]["pillow"][source][str(method)], "encode_ms") for p in names)))
+    chosen = str(data.get("tabsight_method", 0))
+    fresh = {p: round(pages[p]["chrome"]["jpeg90"]["round_trip_ms"] + pages[p]["pillow"]["jpeg90"][chosen]["decode_ms"]
+                      + pages[p]["pillow"]["jpeg90"][chosen]["encode_ms"], 1) for p in names}
+    lines.append(row(f"a fresh WebP the way tabsight takes it (JPEG 90, decoded, method {chosen}) ÷ Chrome's WebP",
+                     *(f"{fresh[p]} ms ÷ {pages[p]['chrome']['chrome webp']['round_trip_ms']} ms = "
+                       f"{fresh[p] / pages[p]['chrome']['chrome webp']['round_trip_ms']:.2f} ×" for p in names)))
+    lines += [
+        "",
+        (f"Each cell: the time (median of {data.get('repeats')}), the image's size, and its difference from the PNG "
+         "(the pixels the page showed): mean absolute error per channel (0-255) and PSNR. A round trip is "
+         "Page.captureScreenshot through `execute` from the host (attach, capture, native messaging, detach: the "
+         "same for every format), in wall time; encoding and decoding are Pillow's, in-process, in CPU time of the thread "
+         "(the machine's other work not counted). No target: the table chose "
+         f"method {chosen} (images.WEBP_METHOD) and a JPEG 90 source for tabsight's WebP."),
+    ]
+    return lines
+
+
+def cpu_section(data: dict) -> list[str]:
+    results = data.get("results", {})
+    target = cpu_bench.TARGET_STATIC_RATIO
+    lines = [
+        f"| % of one core over {data.get('window_s'):g} s | frame source on | frame source off | on − off | target | met? |",
+        "|---|---|---|---|---|---|",
+    ]
+    for page in ("static", "animated"):
+        on, off = results.get(f"{page}, frame source on"), results.get(f"{page}, frame source off")
+        if not on or not off:
+            continue
+        half = f"{data.get('window_s') / 2:g} s"
+        shots = f"a screenshot every {data.get('interval_s'):g} s"
+        for window, part, label in (("screenshots", None, shots), ("screenshots", "first_half", f"{shots}, first {half}"),
+                                    ("screenshots", "second_half", f"{shots}, last {half}"), ("idle", None, "idle")):
+            a, b = ((r[window][part] if part else r[window]) for r in (on, off))
+            is_target = page == "static" and window == "screenshots" and not part
+            lines.append(row(
+                f"{page} page, {label}: the browser",
+                *(f"{r['browser_core_pct']} (host {r['host_core_pct']}, front {r['front_core_pct']})" for r in (a, b)),
+                f"{a['browser_core_pct'] - b['browser_core_pct']:+.1f} points "
+                f"({a['browser_core_pct'] / b['browser_core_pct']:.2f} ×)" if b["browser_core_pct"] else "",
+                f"on ≤ {target} × off" if is_target else "none",
+                met(a["browser_core_pct"] <= target * b["browser_core_pct"]) if is_target else "",
+            ))
+    lines += [
+        "",
+        ("The browser: the Chromium processes (browser, GPU, renderers, utilities); the host and the front apart. "
+         "A fresh `tabsight mcp` and browser for each column; screenshots with the tool's defaults (WebP)."),
+    ]
+    on, off = results.get("animated, frame source on"), results.get("animated, frame source off")
+    if on and off:
+        first, second = (on["screenshots"][half]["browser_core_pct"] - off["screenshots"][half]["browser_core_pct"]
+                         for half in ("first_half", "second_half"))
+        lines += ["", (
+            f"The bound on an animated page: the frame source adds {first:+.1f} points of a core over the first "
+            f"{data.get('window_s') / 2:g} s of screenshots (once: the first one attaches the debugger and starts a "
+            "screencast, which the page's frames stop; extension/frames.js tries one again 30 s later) and "
+            f"{second:+.1f} over the next, as the calls go on.")]
     return lines
 
 
@@ -395,9 +485,22 @@ def soak_section(data: dict) -> list[str]:
 SECTIONS = {
     "screenshot": (
         "Screenshot of the tracked tab",
-        ("Each server loads the bench page once, then takes screenshots of it (1280x720 JPEG), back to back "
-         "and with 0.6 s between calls."),
+        ("Each server loads the bench page once, then takes screenshots of it (1280x720): JPEG back to back, "
+         "JPEG paced, and in its default format back to back; the servers' calls interleaved in one run."),
         screenshot_section,
+    ),
+    "webp": (
+        "WebP: Pillow's methods against Chrome's encoder",
+        ("Real captures of four pages (bench/webp_bench.py's docstring), encoded to WebP by Chrome and by the "
+         "host at each libwebp method, from a PNG and from a JPEG 90."),
+        webp_section,
+    ),
+    "cpu": (
+        "Browser CPU, frame source on and off",
+        ("CPU time of the browser's processes (utime + stime from /proc) on a static and an animated page, with "
+         "the frame source on and off (TABSIGHT_FRAME_SOURCE), while an MCP client takes a screenshot every 0.6 s, "
+         "and idle."),
+        cpu_section,
     ),
     "screenshot_url": (
         "Screenshot of a URL",
@@ -490,7 +593,8 @@ def report(runs: dict, info: dict) -> str:
             continue
         lines += section(data)
         if run:
-            lines += ["", f"`{run['command']}`, started {run['started']}, took {run['duration_s']} s."]
+            commit = f", at commit {run['commit']}" if run.get("commit") else ""
+            lines += ["", f"`{run['command']}`, started {run['started']}, took {run['duration_s']} s{commit}."]
         lines.append("")
     return "\n".join(lines)
 

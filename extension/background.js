@@ -12,6 +12,7 @@ import {
   answerDialog, dialogOpenError, setDialogPolicy, takeAnswered, verifiedOpenDialog, whenDialogOpens,
 } from './dialogs.js';
 import { findElements } from './discovery.js';
+import { noteAction } from './frames.js';
 import { execute } from './execute.js';
 import { noteActivity } from './identity.js';
 import { pageInfo, pageOutline } from './page.js';
@@ -27,20 +28,32 @@ const RECONNECT_ALARM = 'tabsight-reconnect';
 const methods = {
   ping: async () => ({}),
   'tabs.list': listTabs,
-  'tab.navigate': guarded(navigateTab, { refuse: false }),
+  'tab.navigate': acting(guarded(navigateTab, { refuse: false })),
   'page.info': guarded(pageInfo, { refuse: 'crashed' }),
   'page.outline': guarded(pageOutline),
   capture: guarded(captureTab),
   'capture.url': captureUrl,
-  'window.set_viewport': setViewport,
+  'window.set_viewport': acting(setViewport),
   'elements.find': guarded(findElements),
-  'element.act': guarded(act),
+  'element.act': acting(guarded(act)),
   'page.wait_for': guarded(waitFor),
-  'page.execute': guarded(execute),
-  'dialog.answer': answerDialog,
+  'page.execute': acting(guarded(execute)),
+  'dialog.answer': acting(answerDialog),
   'dialog.policy': setDialogPolicy,
   'debugger.allow': async () => allowAgain(),
 };
+
+// A method that changes the page: a screenshot after it must show the page
+// as it left it, not a frame from before (frames.js).
+function acting(handler) {
+  return async (params, signal) => {
+    try {
+      return await handler(params, signal);
+    } finally {
+      if (Number.isInteger(params.tab_id)) noteAction(params.tab_id);
+    }
+  };
+}
 
 // A method on a tab that crashed, or that has an open dialog, is refused at
 // once, saying which (the page cannot answer); one during which either

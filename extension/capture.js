@@ -4,9 +4,13 @@
 // chrome.tabs.captureVisibleTab is the fast path (about 11 ms for a 1280x720
 // JPEG) but only sees the active tab of a window, only encodes JPEG/PNG, and
 // Chrome refuses more than 2 calls per second. Everything else goes through
-// the debugger's Page.captureScreenshot, which has none of those limits. In
-// a headed browser the debugger costs the user a bar over every window, so
-// there a WebP of a visible tab is taken as PNG, and the host encodes it.
+// the debugger's Page.captureScreenshot, which has none of those limits.
+//
+// A viewport asked for as WebP is taken as a JPEG and the host encodes the
+// WebP (takenAs): so captureVisibleTab and the frame source can serve it too.
+//
+// Where the debugger costs nothing, a tab captured again and again is served
+// from a screencast's latest frame instead (frames.js).
 //
 // The answer is a list of tiles, each with its place on the page in CSS
 // pixels: one for a viewport or an element, several for a document taller
@@ -14,13 +18,21 @@
 
 import { barCosts, debuggingBarShown, withDebugger, send } from './cdp.js';
 import { Code, TabsightError } from './errors.js';
+import { keepFramesComing, latestFrame } from './frames.js';
 import { boolParam, enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { documentRegion, elementRegion, tiles } from './region.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 
 const FORMATS = ['jpeg', 'png', 'webp'];
-const VISIBLE_TAB_FORMATS = new Set(['jpeg', 'png']);
+// The quality of the JPEG a WebP is taken as: high enough that the host's
+// second lossy step is not seen. At 1280x720 a capture as Chrome's WebP took
+// 100-175 ms, as its JPEG 44-80 ms, to which the host's decoding and WebP
+// encoding add 20-33 (bench/webp_bench.py).
+const WEBP_SOURCE_QUALITY = 90;
 const VISIBLE_TAB_CALLS_PER_SECOND = 2;
+const VISIBLE_TAB_WINDOW_MS = 1050;
+// Calls refused by Chrome's quota before the debugger takes the capture.
+const VISIBLE_TAB_ATTEMPTS = 3;
 // A visible tab's frame takes about 20 ms; one that takes this long is not coming.
 const VISIBLE_TAB_TIMEOUT_MS = 1000;
 
@@ -65,17 +77,21 @@ export async function captureTab(params, signal) {
 
   let data = null;
   let method = 'visible_tab';
-  let encoded = visibleTabFormat(options.format);
-  if (tab.active && encoded && !(await isMinimized(tab.windowId)) && await takeVisibleTabSlot()) {
-    data = await captureVisibleTab(tab.windowId, encoded, options.quality);
+  let frameId;
+  const taken = takenAs(options);
+  const frame = await frameInHand(tabId, taken, boolParam(params, 'frame_source', true), metrics);
+  if (frame) {
+    ({ data, frame_id: frameId } = frame);
+    method = 'frame';
+  } else if (tab.active && !(await isMinimized(tab.windowId))) {
+    data = await captureVisibleTab(tab.windowId, taken.format, taken.quality);
   }
   if (data === null) {
     method = 'cdp';
-    encoded = options.format;
     for (let attempt = 1; data === null; attempt++) {
       signal.throwIfAborted();
       try {
-        data = await withDebugger(tabId, () => debuggerShot(tabId, options, null, signal));
+        data = await withDebugger(tabId, () => debuggerShot(tabId, taken, null, signal));
       } catch (err) {
         if (attempt >= CDP_ATTEMPTS || err.code === Code.CANCELLED) throw err;
         tab = await settledTab(tabId, signal);
@@ -87,16 +103,28 @@ export async function captureTab(params, signal) {
   return {
     tiles: [{ data, x: 0, y: 0, width, height }],
     region: 'viewport',
-    mime_type: `image/${encoded}`,
+    mime_type: `image/${taken.format}`,
     ...described,
     method,
+    ...(frameId && { frame_id: frameId }),
   };
 }
 
-// What captureVisibleTab can take the format as (null: only the debugger can).
-function visibleTabFormat(format) {
-  if (VISIBLE_TAB_FORMATS.has(format)) return format;
-  return barCosts() ? 'png' : null;
+// The format and quality the browser encodes a viewport capture in: a WebP
+// as a JPEG (the host encodes the WebP from it), the others as asked.
+function takenAs({ format, quality }) {
+  return format === 'webp' ? { format: 'jpeg', quality: WEBP_SOURCE_QUALITY } : { format, quality };
+}
+
+// The frame source's latest frame of the tab (frames.js), where a cast can
+// serve the format (a screencast's frames are JPEG) and costs the user
+// nothing; null to capture afresh.
+async function frameInHand(tabId, { format, quality }, allowed, metrics) {
+  if (!allowed || format !== 'jpeg' || barCosts()) return null;
+  const measured = await withinGrace(metrics);
+  if (!measured) return null;
+  const { viewport, devicePixelRatio: scale } = measured;
+  return withDebugger(tabId, () => latestFrame(tabId, { quality, viewport, scale }));
 }
 
 // The format, quality and region asked for: shared by `capture` and `capture.url`.
@@ -205,19 +233,22 @@ async function settledTab(tabId, signal) {
 // Without room the debugger takes the capture, except in a headed browser
 // whose debugging bar is not showing: waiting (at most a second) for room
 // costs less than bringing the bar, and the resize it makes, over the
-// user's windows.
+// user's windows. Chrome counts a call when it arrives, a little after we
+// do: each call holds its place a little longer than a second.
 async function takeVisibleTabSlot() {
   for (;;) {
     const now = performance.now();
-    while (visibleTabCalls.length && now - visibleTabCalls[0] >= 1000) visibleTabCalls.shift();
+    while (visibleTabCalls.length && now - visibleTabCalls[0] >= VISIBLE_TAB_WINDOW_MS) visibleTabCalls.shift();
     if (visibleTabCalls.length < VISIBLE_TAB_CALLS_PER_SECOND) {
       visibleTabCalls.push(now);
       return true;
     }
-    if (!barCosts() || debuggingBarShown()) return false;
-    await new Promise((resolve) => { setTimeout(resolve, visibleTabCalls[0] + 1000 - now); });
+    if (!waitsForVisibleTab()) return false;
+    await new Promise((resolve) => { setTimeout(resolve, visibleTabCalls[0] + VISIBLE_TAB_WINDOW_MS - now); });
   }
 }
+
+const waitsForVisibleTab = () => barCosts() && !debuggingBarShown();
 
 // A minimized window has no frame for captureVisibleTab to take: it never
 // answers. The debugger's capture draws one (cdp.js keeps the page rendering).
@@ -226,23 +257,27 @@ async function isMinimized(windowId) {
 }
 
 // Returns the base64 image, or null when the debugger path should be used
-// instead. Chrome's quota window does not line up exactly with ours, so a
-// MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND error can still happen; any
-// other failure (hidden window, page mid-navigation), and no frame within
-// VISIBLE_TAB_TIMEOUT_MS (a window hidden in a way Chrome does not report: a
-// call that never answers must not hold the capture), is also worth the
-// debugger's attempt, whose error is the one reported if it fails too.
+// instead: no room in the quota (takeVisibleTabSlot), a failure (hidden
+// window, page mid-navigation), or no frame within VISIBLE_TAB_TIMEOUT_MS (a
+// window hidden in a way Chrome does not report: a call that never answers
+// must not hold the capture). The debugger's error is the one reported if it
+// fails too. Chrome's count can still refuse a call ours let through (the
+// call reached it after we read the clock: 1 run in 7 of three screenshots
+// back to back): where
+// waiting beats the bar, such a call waits for the next room.
 async function captureVisibleTab(windowId, format, quality) {
-  try {
-    const options = format === 'jpeg' ? { format, quality } : { format };
-    const dataUrl = await frameWithin(chrome.tabs.captureVisibleTab(windowId, options), VISIBLE_TAB_TIMEOUT_MS);
-    return dataUrl.slice(dataUrl.indexOf(',') + 1);
-  } catch (err) {
-    if (!/MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(err.message)) {
-      console.warn('tabsight: captureVisibleTab failed, using the debugger', err);
+  const options = format === 'jpeg' ? { format, quality } : { format };
+  for (let attempt = 1; await takeVisibleTabSlot(); attempt++) {
+    try {
+      const dataUrl = await frameWithin(chrome.tabs.captureVisibleTab(windowId, options), VISIBLE_TAB_TIMEOUT_MS);
+      return dataUrl.slice(dataUrl.indexOf(',') + 1);
+    } catch (err) {
+      const overQuota = /MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(err.message);
+      if (!overQuota) console.warn('tabsight: captureVisibleTab failed, using the debugger', err);
+      if (!overQuota || attempt >= VISIBLE_TAB_ATTEMPTS || !waitsForVisibleTab()) return null;
     }
-    return null;
   }
+  return null;
 }
 
 // `capture`'s result, or a rejection once `ms` have passed since `since`
@@ -271,29 +306,17 @@ export async function debuggerShot(tabId, { format, quality }, clip, signal, { b
   if (clip) options.clip = { ...clip, scale: 1 };
   if (format !== 'png') options.quality = quality;
   const started = performance.now(); // the attempt's time includes keeping frames coming
+  let framesDrawn = () => {};
   try {
-    await keepFramesComing(tabId, signal);
+    framesDrawn = await keepFramesComing(tabId, signal);
     const shot = send(tabId, 'Page.captureScreenshot', options, beyondViewport ? undefined : signal);
     const { data } = await frameWithin(shot, CDP_ATTEMPT_TIMEOUT_MS, started);
     return data;
   } catch (err) {
     if (signal.aborted) throw err;
     throw new TabsightError(Code.CAPTURE_FAILED, `Page.captureScreenshot failed: ${err.message}`);
-  }
-}
-
-// A hidden page (background tab, minimized window) draws no frames, and
-// Page.captureScreenshot then mostly waits for one forever (measured: about
-// half of the captures of a background tab in headless Chromium 156). A
-// running screencast keeps frames coming; this one is sized and throttled to
-// cost nothing. It survives navigations and ends with the detach, so every
-// capture sharing the attachment relies on it and none stops it.
-async function keepFramesComing(tabId, signal) {
-  try {
-    await send(tabId, 'Page.startScreencast',
-      { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1_000_000 }, signal);
-  } catch (err) {
-    if (!/already active/i.test(err.message)) throw err;
+  } finally {
+    framesDrawn();
   }
 }
 

@@ -267,3 +267,23 @@ def test_token_estimate_follows_the_api_downsizing():
     assert images.vision_tokens(1280, 8000) == 525  # billed as 251 x 1568
     # and a big square to about 1.15 megapixels
     assert images.vision_tokens(4000, 4000) == 1534
+
+
+def test_a_jpeg_taken_for_a_webp_is_encoded_at_libwebps_fastest_method_same_size_and_place():
+    noise = Image.merge("RGB", [Image.effect_noise((1280, 720), sigma) for sigma in (20, 40, 60)])
+    taken = io.BytesIO()
+    noise.save(taken, "JPEG", quality=90)
+    jpeg = images.picture(base64.b64encode(taken.getvalue()).decode(), 0, 300, 1280, 720)
+
+    webp = images.reencoded(jpeg, "webp", 80)
+
+    img = Image.open(io.BytesIO(webp.data))
+    assert img.format == "WEBP" and img.size == (1280, 720) == (webp.width, webp.height)
+    assert (webp.page_x, webp.page_y, webp.page_width, webp.page_height) == (0, 300, 1280, 720)
+    source = Image.open(io.BytesIO(jpeg.data)).convert("RGB")
+    by_method = {}
+    for method in (images.WEBP_METHOD, 4):
+        out = io.BytesIO()
+        source.save(out, "WEBP", quality=80, method=method)
+        by_method[method] = out.getvalue()
+    assert images.WEBP_METHOD == 0 and webp.data == by_method[0] != by_method[4]

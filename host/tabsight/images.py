@@ -1,8 +1,9 @@
 """Screenshots made fit for a vision model: sizes, downscaling, token cost.
 
 A capture arrives as tiles (one, or a grid for a page too long for one
-image). Images are only decoded and re-encoded when they must shrink; a
-capture within bounds goes back byte for byte as the browser encoded it.
+image). Images are only decoded and re-encoded when they must shrink, or
+when the browser took them in another format (a viewport's WebP arrives as
+a JPEG); otherwise a capture goes back byte for byte as the browser encoded it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from PIL import Image
 from . import limits
 
 MIME_TYPES = {"webp": "image/webp", "png": "image/png", "jpeg": "image/jpeg"}
+
+#: libwebp's effort, 0 (fastest) to 6 (Pillow's default is 4). At 1280x720, quality 80, method 0 encodes in
+#: 17-27 ms where 4 takes 55-85, for 15-32 % more bytes (far fewer than the JPEG 90 it is made from) and the same
+#: fidelity to the page (bench/webp_bench.py, docs/benchmarks.md); a model is billed by pixels, not bytes.
+WEBP_METHOD = 0
 
 #: Claude's vision input downsizes larger images to this long edge and area
 #: (docs/design.md §1), and bills about width x height / 750 tokens for what is left.
@@ -100,13 +106,15 @@ def encode(img: Image.Image, fmt: str, quality: int) -> bytes:
     out = io.BytesIO()
     if fmt == "png":
         img.save(out, "PNG")
+    elif fmt == "webp":
+        img.save(out, "WEBP", quality=quality, method=WEBP_METHOD)
     else:
-        img.save(out, "JPEG" if fmt == "jpeg" else "WEBP", quality=quality)
+        img.save(out, "JPEG", quality=quality)
     return out.getvalue()
 
 
 def reencoded(pic: Picture, fmt: str, quality: int) -> Picture:
-    """The same picture in another format (a capture the browser could only take as PNG, asked for as WebP)."""
+    """The same picture in another format (a WebP the browser took as a JPEG, which it encodes faster)."""
     with Image.open(io.BytesIO(pic.data)) as img:
         data = encode(img.convert("RGB"), fmt, quality)
     return Picture(data, pic.width, pic.height, pic.page_x, pic.page_y, pic.page_width, pic.page_height)

@@ -10,6 +10,8 @@ request may take live here and nowhere else in Python.
 from __future__ import annotations
 
 import dataclasses
+import os
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,6 +27,9 @@ CAPTURE = 15.0
 ACT = 30.0
 #: margin added to an operation's own bound (navigation, wait_for), for the answer to come back
 MARGIN = 5.0
+#: whether viewport screenshots may be served from a screencast's latest frame (extension/frames.js);
+#: TABSIGHT_FRAME_SOURCE=off captures every one afresh
+FRAME_SOURCE = os.environ.get("TABSIGHT_FRAME_SOURCE", "on").strip().lower() != "off"
 
 
 class Transport(Protocol):
@@ -34,6 +39,13 @@ class Transport(Protocol):
 
     async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30.0) -> dict[str, Any]:
         ...
+
+
+#: per transport (one browser's link), the latest screencast frame's encoding: ((tab, frame, format, quality),
+#: pictures). Kept with the link, not the client: a session makes a client for each call.
+_encoded: weakref.WeakKeyDictionary[Transport, tuple[tuple[Any, ...], list[images.Picture]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 @dataclass(frozen=True)
@@ -135,11 +147,22 @@ class BrowserClient:
             request["full_page"] = True
         if selector:
             request["selector"] = selector
+        if not FRAME_SOURCE:
+            request["frame_source"] = False
         result = await self._ask(Method.CAPTURE, request, timeout)
         shot = Shot.from_wire(result)
         if result.get("mime_type", images.MIME_TYPES[format]) != images.MIME_TYPES[format]:
-            # the extension took a lossless frame where the browser cannot encode this format without the debugger
-            pictures = [images.reencoded(pic, format, quality or 80) for pic in shot.pictures]
+            # The extension took a WebP as a JPEG (extension/capture.js takenAs: Chrome's WebP encoder is the
+            # slower one), from the screen or a screencast frame. A screencast frame seen before (the page has not
+            # changed) is not encoded again.
+            key = (tab_id, result.get("frame_id"), format, quality)
+            latest = _encoded.get(self.transport)
+            if key[1] and latest and latest[0] == key:
+                pictures = latest[1]
+            else:
+                pictures = [images.reencoded(pic, format, quality or 80) for pic in shot.pictures]
+                if key[1]:
+                    _encoded[self.transport] = (key, pictures)
             shot = dataclasses.replace(shot, pictures=pictures)
         return shot
 
