@@ -1,13 +1,13 @@
-"""Cold start to first image: p50 and min over N runs, each a fresh MCP server and a fresh browser.
+"""Cold start to first image, and `tabsight shot`: p50 and min over N runs, each from nothing.
 
     .venv/bin/python bench/coldstart_bench.py [--runs 5] [--playwright-mcp PATH/TO/cli.js]
-        [--devtools-mcp PATH/TO/chrome-devtools-mcp.js]
+        [--devtools-mcp PATH/TO/chrome-devtools-mcp.js] [--chromium PATH]
 
-One run is what an agent's first look at a page costs when nothing is
-running yet: wall time from spawning the MCP server process (through the
-official MCP SDK client, as the other benches do), through `initialize`, to
-the first image block of a 1280x720 JPEG of the local bench page (served on
-127.0.0.1):
+One run of an MCP server is what an agent's first look at a page costs when
+nothing is running yet: wall time from spawning the MCP server process
+(through the official MCP SDK client, as the other benches do), through its
+opening request, to the first image block of a 1280x720 JPEG of the local
+bench page (served on 127.0.0.1):
 
 - tabsight (`python -m tabsight mcp`): one `screenshot` call with `url`; it
   starts its embedded headless Chromium on that call. Every run has a fresh
@@ -17,33 +17,54 @@ the first image block of a 1280x720 JPEG of the local bench page (served on
 - Chrome DevTools MCP: `navigate_page` (which starts its browser) then
   `take_screenshot` (JPEG quality 80), with --no-page-id-routing.
 
+One run of `tabsight shot` is the command as a user types it, `python -m
+tabsight shot URL -o FILE.jpg` (its defaults: JPEG quality 80, 1280x720, and
+waitForNetworkIdle, which waits 500 ms past the page's load), timed from the
+spawn until it has exited, with a fresh private runtime folder; the processes
+of its browser still running at that moment are counted (there should be
+none). It runs a second time with TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE=false
+(it captures at DOMContentLoaded, as the MCP runs do): what the wait costs.
+
 All on the same Chromium binary, headless, with a fresh profile. After each
 run the bench waits until the server's whole process tree (its browser too)
 has ended before the next starts, and kills by pid what is left after 20 s
 (counted in the table). TABSIGHT_EMBEDDED_LINGER is set to 0.5 s (default 2)
-so tabsight's browser ends soon after its last client. Runs alternate
-between the servers, so a noisy moment of the machine is shared. The time
-to `initialize` (the SDK client's connect) is reported apart.
+so tabsight's MCP browser ends soon after its last client. Runs alternate
+between the servers and the command, so a noisy moment of the machine is
+shared. The time to the opening answer (the SDK client's connect) is
+reported apart.
+
+tabsight's modules are byte-compiled first, as an installed tabsight's are
+(pip compiles them): a source tree run with PYTHONDONTWRITEBYTECODE would
+compile them again in every process, some 0.1 s of each start.
+
+Targets (issue 19): tabsight's first image p50 at most Playwright MCP's, and
+`tabsight shot`'s p50 at most Playwright MCP's first image p50.
 
 Peers default to their install in /tmp/peers and are skipped when missing:
 
     mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
 
-docs/design.md §7 sets no target for this. Results are printed as a markdown table
-and written to bench/results/coldstart.json.
+Results are printed as a markdown table and written to bench/results/coldstart.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
+import os
 import shutil
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import anyio
 from common import (
+    PLAYWRIGHT,
+    TABSIGHT,
     UrlServer,
     describe,
     failure_notes,
@@ -52,11 +73,20 @@ from common import (
     peer_arguments,
     serve,
     url_servers,
+    wait_gone,
     workspace,
 )
+from harness.processes import descendants, environ
+
+import tabsight
 
 #: seconds the bench waits for a closed server's processes to end before it kills them
 GONE_WITHIN = 20.0
+#: the rows of `tabsight shot` in the table and the results: with its defaults, and without the network-idle wait
+SHOT = "tabsight shot"
+SHOT_NO_IDLE = "tabsight shot, TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE=false"
+#: issue 19: tabsight's p50 (first image, and shot's wall time) at most this many times Playwright MCP's first image
+TARGET_RATIO = 1.0
 
 
 async def one_run(server: UrlServer, url: str) -> dict:
@@ -77,6 +107,35 @@ async def one_run(server: UrlServer, url: str) -> dict:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def shot_run(url: str, chromium: str, wait_for_network_idle: bool = True) -> dict:
+    """`tabsight shot URL -o FILE.jpg` from its spawn to its exit, in ms; its browser's processes left then."""
+    workdir, runtime = workspace()
+    output = workdir / "shot.jpg"
+    env = dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_CHROMIUM=chromium,
+               TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE=str(wait_for_network_idle).lower())
+    try:
+        spawned = time.perf_counter()
+        run = subprocess.run([sys.executable, "-m", "tabsight", "shot", url, "-o", str(output)], env=env,
+                             capture_output=True, text=True, timeout=120)
+        exited = time.perf_counter()
+        marker = f"TABSIGHT_RUNTIME_DIR={runtime}\0".encode()
+        left = [pid for pid in descendants(1) if marker in environ(pid)]
+        if run.returncode != 0:
+            raise RuntimeError(f"exit code {run.returncode}: {run.stderr.strip()[-300:]}")
+        image = output.read_bytes()
+        if image[:2] != b"\xff\xd8":
+            raise RuntimeError("the file written is not a JPEG")
+        killed = anyio.run(wait_gone, left, GONE_WITHIN) if left else []
+        return {
+            "first_image_ms": round((exited - spawned) * 1000),
+            "image_bytes": len(image),
+            "processes": len(left),
+            "killed": len(killed),
+        }
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def summary(runs: list[dict]) -> dict:
     timed = [run for run in runs if "error" not in run]
     errors = [run["error"] for run in runs if "error" in run]
@@ -87,23 +146,40 @@ def summary(runs: list[dict]) -> dict:
             "p50_ms": round(statistics.median(first)),
             "min_ms": min(first),
             "max_ms": max(first),
-            "initialize_p50_ms": round(statistics.median(run["initialize_ms"] for run in timed)),
             "processes_at_close": max(run["processes"] for run in timed),
             "killed_after_close": sum(run["killed"] for run in timed),
         })
+        if all("initialize_ms" in run for run in timed):
+            out["initialize_p50_ms"] = round(statistics.median(run["initialize_ms"] for run in timed))
     return {**out, "samples": runs}
+
+
+def ratios(results: dict[str, dict]) -> dict[str, float]:
+    """tabsight's p50s over Playwright MCP's first image p50 (the targets' measure)."""
+    theirs = results.get(PLAYWRIGHT, {}).get("p50_ms")
+    if not theirs:
+        return {}
+    return {name: round(results[name]["p50_ms"] / theirs, 2) for name in (TABSIGHT, SHOT, SHOT_NO_IDLE)
+            if "p50_ms" in results.get(name, {})}
 
 
 def table(results: dict[str, dict]) -> str:
     lines = [
-        "| server | first image p50 ms | min ms | max ms | initialize p50 ms | failures | processes | killed after close |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| server | first image (shot: exit) p50 ms | min ms | max ms | ÷ Playwright MCP | opening answered p50 ms "
+        "| failures | processes | killed after close |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    ratio = ratios(results)
     for name, r in results.items():
         if "p50_ms" in r:
-            lines.append(f"| {name} | {r['p50_ms']} | {r['min_ms']} | {r['max_ms']} | {r['initialize_p50_ms']} | "
-                         f"{r['failures']}/{r['runs']} | {r['processes_at_close']} | {r['killed_after_close']} |")
+            lines.append(f"| {name} | {r['p50_ms']} | {r['min_ms']} | {r['max_ms']} | {ratio.get(name, '')} | "
+                         f"{r.get('initialize_p50_ms', '')} | {r['failures']}/{r['runs']} | {r['processes_at_close']} | "
+                         f"{r['killed_after_close']} |")
     lines += failure_notes(results)
+    met = [f"{name} {ratio[name]} x Playwright MCP: {'met' if ratio[name] <= TARGET_RATIO else 'missed'}"
+           for name in (TABSIGHT, SHOT) if name in ratio]
+    if met:
+        lines.append(f"\ntargets (<= {TARGET_RATIO} x Playwright MCP's first image p50): " + "; ".join(met))
     return "\n".join(lines)
 
 
@@ -113,11 +189,13 @@ async def main() -> None:
     peer_arguments(parser)
     args = parser.parse_args()
 
+    compileall.compile_dir(Path(tabsight.__file__).parent, quiet=1)
     workdir, _ = workspace()
     server = serve(workdir)
     url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
     servers = url_servers(args.chromium, args.playwright_mcp, args.devtools_mcp, workdir / "pw")
     runs: dict[str, list[dict]] = {s.name: [] for s in servers if not s.missing}
+    runs[SHOT], runs[SHOT_NO_IDLE] = [], []
     for number in range(args.runs):
         for s in servers:
             if s.missing:
@@ -127,15 +205,24 @@ async def main() -> None:
             except Exception as error:  # noqa: BLE001 -- a failed run is counted, the others go on
                 runs[s.name].append({"error": describe(error)})
             print(f"  run {number + 1}/{args.runs} {s.name}: {runs[s.name][-1]}", flush=True)
+        for name, idle in ((SHOT, True), (SHOT_NO_IDLE, False)):
+            try:
+                runs[name].append(await anyio.to_thread.run_sync(
+                    shot_run, f"{url}?run={number}&idle={idle}", args.chromium, idle))
+            except Exception as error:  # noqa: BLE001 -- as above
+                runs[name].append({"error": describe(error)})
+            print(f"  run {number + 1}/{args.runs} {name}: {runs[name][-1]}", flush=True)
 
     server.shutdown()
     shutil.rmtree(workdir, ignore_errors=True)
     results = {s.name: {"error": s.missing} if s.missing else summary(runs[s.name]) for s in servers}
+    results[SHOT], results[SHOT_NO_IDLE] = summary(runs[SHOT]), summary(runs[SHOT_NO_IDLE])
     print(table(results))
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
     (out / "coldstart.json").write_text(json.dumps(
-        {"page": "bench page, 1280x720 JPEG", "runs": args.runs, "results": results}, indent=2,
+        {"page": "bench page, 1280x720 JPEG", "runs": args.runs, "target_ratio": TARGET_RATIO,
+         "ratios": ratios(results), "results": results}, indent=2,
     ))
 
 

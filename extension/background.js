@@ -1,5 +1,8 @@
 // Service-worker entry: serves the extension's methods to the native host.
 
+// First: native.js opens the port to the host as it is evaluated, so Chrome starts the host (a Python
+// interpreter, the slowest part of a cold start) before the other modules below are evaluated.
+import { ensureConnected, sendEvent, serve } from './native.js';
 import { act, waitFor } from './act.js';
 import { captureTab } from './capture.js';
 import { allowAgain, releaseIdle, setBarSilent } from './cdp.js';
@@ -12,7 +15,6 @@ import { findElements } from './discovery.js';
 import { noteAction } from './frames.js';
 import { execute } from './execute.js';
 import { noteActivity } from './identity.js';
-import { ensureConnected, sendEvent, serve } from './native.js';
 import { pageInfo, pageOutline } from './page.js';
 import { captureUrl } from './owned.js';
 import { listTabs, navigateTab } from './tabs.js';
@@ -90,7 +92,8 @@ function guarded(handler, { refuse = true } = {}) {
 }
 
 // At top level so it runs whenever the worker starts: install, browser
-// start, and every wake. An open native port then keeps the worker alive.
+// start, and every wake (native.js has opened the port already). An open
+// native port then keeps the worker alive.
 serve(methods, {
   // tabsight's own browser runs with --silent-debugger-extension-api (no bar)
   onHello: (hello) => {

@@ -58,21 +58,14 @@ function connect() {
     })
     .finally(() => {
       connecting = null;
+      // the port dropped while its hello was made, and the reconnect timer fired meanwhile, in vain
+      if (!port && !retryTimer && !hostIncompatible) scheduleReconnect();
     });
 }
 
 async function openPort() {
-  const hello = {
-    kind: 'hello',
-    protocol: PROTOCOL_VERSION,
-    role: 'extension',
-    version: chrome.runtime.getManifest().version,
-    browser: await getBrowserInfo(),
-    profile_id: await getProfileId(),
-    browser_run: await getBrowserRun(),
-  };
-  const lastActive = await getLastActive();
-  if (lastActive !== undefined) hello.last_active = lastActive;
+  // The port first: Chrome starts the host process now, and the host (a Python interpreter) takes far longer
+  // to start than the lookups below, which it waits for as the hello it reads first.
   const nativePort = chrome.runtime.connectNative(HOST_NAME);
   port = nativePort;
   nativePort.onMessage.addListener((frame) => onFrame(frame, nativePort));
@@ -82,7 +75,20 @@ async function openPort() {
     console.warn(`tabsight: native host disconnected: ${reason}`);
     dropPort(nativePort);
   });
-  nativePort.postMessage(hello);
+  const [browser, profileId, browserRun, lastActive] = await Promise.all([
+    getBrowserInfo(), getProfileId(), getBrowserRun(), getLastActive(),
+  ]);
+  const hello = {
+    kind: 'hello',
+    protocol: PROTOCOL_VERSION,
+    role: 'extension',
+    version: chrome.runtime.getManifest().version,
+    browser,
+    profile_id: profileId,
+    browser_run: browserRun,
+  };
+  if (lastActive !== undefined) hello.last_active = lastActive;
+  if (port === nativePort) nativePort.postMessage(hello); // else it dropped meanwhile, and a reconnect is due
 }
 
 function dropPort(droppedPort) {
@@ -229,3 +235,8 @@ function post(targetPort, frame) {
 function isPlainObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+// At the worker's start (install, browser start, every wake), before the rest of the worker is evaluated:
+// the host's start overlaps it. Nothing arrives before serve() has set the handlers: the host sends requests
+// only after this side's hello, which goes out once the whole worker has been evaluated.
+connect();

@@ -14,6 +14,7 @@ import { boolParam, intParam, optionalStringParam, urlParam } from './params.js'
 import { MAX_COOKIES, MAX_VIEWPORT, MIN_VIEWPORT } from './limits.js';
 import { tabUrl } from './restricted.js';
 
+// BrowserLoop's network idle: the load event has fired, and then no request has been in flight for this long.
 const NETWORK_IDLE_MS = 500;
 // timeout_ms bounds the load; the capture after it may take this much more,
 // and the window is closed within the same bound.
@@ -154,9 +155,17 @@ function cookiesParam(params, hostname) {
 
 // Loads `url` in the tab and resolves, with the main document's HTTP status,
 // at DOMContentLoaded, or with waitForNetworkIdle once the page has loaded
-// and no request has been in flight for NETWORK_IDLE_MS (Playwright's
-// "networkidle"; Chrome's own lifecycle event of that name comes about a
-// second late). The timeout bounds all of it.
+// and no request has been in flight for NETWORK_IDLE_MS since (Playwright's
+// "networkidle", after the load event; Chrome's own lifecycle event of that
+// name comes about a second late). The timeout bounds all of it.
+//
+// The quiet time is counted from the later of the load event and the end of
+// the last request, whatever other events come meanwhile: it used to start
+// again at every lifecycle event (first paints come after the load event),
+// which waited some 30-50 ms past the quiet time. The 500 ms themselves cannot
+// be shortened: a request a page starts 450 ms after its load event, which
+// that wait exists to catch (tests/test_screenshot.py late.html: 100 ms),
+// looks like no request at all until it starts.
 async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
   const goal = waitForNetworkIdle ? 'load' : 'DOMContentLoaded';
   // Events can arrive before Page.navigate answers with the loader they
@@ -167,6 +176,8 @@ async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
   let loaderId = null;
   let dataFrameId = null; // for a data: URL: the main frame, whose next loader is the page's
   let quietTimer;
+  let quietSince = 0; // when the last request in flight ended (performance.now())
+  let loadedAt = null; // when the goal's lifecycle event came for the page's loader
   let reached;
   const goalReached = new Promise((resolve) => {
     reached = resolve;
@@ -174,8 +185,14 @@ async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
   const check = () => {
     clearTimeout(quietTimer);
     if (!loaderId || !lifecycle.get(loaderId)?.has(goal)) return;
-    if (!waitForNetworkIdle) reached();
-    else if (inFlight.size === 0) quietTimer = setTimeout(reached, NETWORK_IDLE_MS);
+    if (!waitForNetworkIdle) {
+      reached();
+      return;
+    }
+    loadedAt ??= performance.now();
+    if (inFlight.size > 0) return;
+    const quietFor = performance.now() - Math.max(loadedAt, quietSince);
+    quietTimer = setTimeout(reached, Math.max(0, NETWORK_IDLE_MS - quietFor));
   };
   const stopListening = onEvent(tabId, (method, event) => {
     switch (method) {
@@ -189,7 +206,7 @@ async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
         break;
       case 'Network.loadingFinished':
       case 'Network.loadingFailed':
-        inFlight.delete(event.requestId);
+        if (inFlight.delete(event.requestId) && inFlight.size === 0) quietSince = performance.now();
         break;
       case 'Network.responseReceived':
         if (event.type === 'Document') statuses.set(event.loaderId, event.response.status);

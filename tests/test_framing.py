@@ -105,3 +105,30 @@ async def test_stream_cut_inside_a_frame_is_a_connection_error():
     with pytest.raises(ConnectionError):
         await a.receive()
     a.close()
+
+
+def test_fields_of_a_newer_peer_are_kept_and_sent_on_whatever_their_names():
+    """Unknown fields stay data, also when they share a name with Python's or the class's own words."""
+    wire = {"kind": "event", "event": "x", "data": {}, "self": 1, "extra": [2], "wire": "w", "replace": None}
+    frame = frames.parse(json.dumps(wire).encode())
+    assert isinstance(frame, frames.Event) and frame.event == "x"
+    assert frames.dump(frame) == {key: value for key, value in wire.items() if value is not None}
+    assert frames.dump(frame.replace(event="y"))["event"] == "y"
+
+
+def test_each_field_takes_only_what_the_wire_protocol_allows():
+    for bad, where in [
+        ({"kind": "request", "id": "", "method": "m"}, "request.id"),
+        ({"kind": "request", "id": "1", "method": "m", "timeout_ms": 0}, "request.timeout_ms"),
+        ({"kind": "request", "id": "1", "method": "m", "params": []}, "request.params"),
+        ({"kind": "hello", "role": "stranger", "version": "1"}, "hello.role"),
+        ({"kind": "hello", "role": "host", "version": "1", "pid": True}, "hello.pid"),
+        ({"kind": "hello", "role": "host", "version": "1", "extension": {"version": 3}}, "hello.extension.version"),
+        ({"kind": "error", "id": "1", "error": {"code": "x"}}, "error.error.message"),
+        ({"kind": "response", "id": 7}, "response.id"),
+    ]:
+        with pytest.raises(BadFrame) as info:
+            frames.parse(json.dumps(bad).encode())
+        assert f"({where}: " in str(info.value), (bad, str(info.value))
+    hello = frames.parse(json.dumps({"kind": "hello", "role": "host", "version": "1", "last_active": 5}).encode())
+    assert hello.last_active == 5.0 and hello.protocol == frames.PROTOCOL_VERSION and hello.extension is None

@@ -318,3 +318,16 @@ def test_pathological_text_stays_cheap():
         redact.text(value)
         redact.url(value)
     assert time.perf_counter() - started < 1.0
+
+
+def test_each_keyword_brings_the_rules_of_the_keywords_inside_it_or_overlapping_its_end():
+    """redact._keyword_rules looks keywords up by their pieces; this is its definition, pair by pair."""
+    own: dict[str, set[int]] = {}
+    for index, (_, keywords, _) in enumerate(redact.RULES):
+        for keyword in keywords.split():
+            own.setdefault(keyword, set()).add(index)
+    defined = {keyword: frozenset().union(*(
+        rules for other, rules in own.items()
+        if other in keyword or any(keyword.endswith(other[:n]) for n in range(1, len(other)))))
+        for keyword in own}
+    assert redact._keyword_rules() == defined

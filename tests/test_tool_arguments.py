@@ -79,4 +79,4 @@ def test_version_skew_names_the_fix(mocker, host_version, extension_version, fix
     with pytest.raises(BrowserError) as info:
         check_versions(mocker.Mock(hello=hello))
     assert info.value.code is Code.VERSION_MISMATCH and fix in info.value.message
-    check_versions(mocker.Mock(hello=hello.model_copy(update={"version": __version__, "extension": ExtensionInfo(version=__version__)})))
+    check_versions(mocker.Mock(hello=hello.replace(version=__version__, extension=ExtensionInfo(version=__version__))))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import signal
 import sys
@@ -15,7 +14,18 @@ FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
 
 
 def _shot(args: argparse.Namespace) -> int:
-    """Capture a URL on the embedded browser and write the image (the main job)."""
+    """Capture a URL on the embedded browser and write the image (the main job).
+
+    The browser is started first, and the rest of tabsight (the tools, Pillow, pydantic; no MCP SDK) loads while
+    it starts; arguments the screenshot tool refuses end it again. It is started with no linger: once the image
+    is written it ends at once, and nothing of it is left when the command returns.
+    """
+    import asyncio
+
+    from .browser import embedded
+
+    embedded.launch_ahead(not args.headed, linger=0)
+
     from .browser.connection import BrowserConnection
     from .session.state import Session
     from .tools import dispatch
@@ -24,7 +34,7 @@ def _shot(args: argparse.Namespace) -> int:
     image_format = args.format or FORMATS.get(output.suffix.lower(), "png")
 
     async def run() -> int:
-        browsers = BrowserConnection("shot", mode="headed" if args.headed else "auto", embedded_only=True)
+        browsers = BrowserConnection("shot", mode="headed" if args.headed else "auto", embedded_only=True, linger=0)
         session = Session(browsers)
         try:
             arguments = {
@@ -53,7 +63,7 @@ def _shot(args: argparse.Namespace) -> int:
             print(f"{', '.join(map(str, paths))}: {json.dumps(shot.result, separators=(',', ':'))}")
             return 0
         finally:
-            await session.aclose()
+            await session.aclose()  # a browser started for arguments then refused is ended too
             await browsers.wait_for_end()  # no process stays behind
 
     return asyncio.run(run())
@@ -61,6 +71,8 @@ def _shot(args: argparse.Namespace) -> int:
 
 def _ci_result(args: argparse.Namespace) -> int:
     """Send a CI run's result to every running browser's host: it becomes an alert for their sessions."""
+    import asyncio
+
     from .browser.client import BrowserClient
     from .browser.hosts import connect_all
 
@@ -130,10 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "mcp":
-        # Until the server's own handlers are in place (after the SDK's imports, ~0.7 s), Ctrl-C ends it at once,
-        # as SIGTERM does, instead of a KeyboardInterrupt traceback: nothing is started yet to clean up.
+        # Until its own handlers are in place (server/main.py), Ctrl-C ends it at once, as SIGTERM does, instead of
+        # a KeyboardInterrupt traceback: nothing is started yet to clean up.
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        from .server.app import run
+        from .server.main import run
 
         return run()
     if args.command == "shot":

@@ -7,12 +7,17 @@ on Chromium 156: 1.4-1.9 s after the main process). A profile removed when
 the main process ends comes back as a folder with that one file. The
 embedded browser is started in a session of its own, so its process group
 id is its pid: the profile goes once that group is empty.
+
+``end_group`` does not wait for that wind-down: it ends what is left of the
+group at once (``tabsight shot``, whose browser is of no use once its image
+is written).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import time
 from pathlib import Path
 
@@ -51,3 +56,38 @@ def remove_when_gone(profile: Path, group: int, timeout: float = 10.0) -> bool:
         time.sleep(POLL)
     shutil.rmtree(profile, ignore_errors=True)
     return not profile.exists()
+
+
+def end_group(group: int, timeout: float = 2.0) -> list[int]:
+    """Kill what is left of a process group (SIGKILL) and wait, up to ``timeout``, until none of it runs; the
+    pids it had. Linux only (``/proc``): elsewhere nothing is done, and nothing returned.
+
+    Killed processes whose parent has gone wait to be reaped by the system's init, which may take a second or
+    two (``group_alive`` still sees them): they run no more, which is all that matters here.
+    """
+    if not os.path.isdir("/proc"):
+        return []
+    members = group_members(group)
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        return members
+    deadline = time.monotonic() + timeout
+    while group_members(group) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return members
+
+
+def group_members(group: int) -> list[int]:
+    """The processes of ``group`` that run (neither zombies nor gone), this one aside (Linux: ``/proc``)."""
+    members = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                with open(f"/proc/{entry.name}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group and fields[0] not in ("Z", "X"):
+                members.append(int(entry.name))
+    return members

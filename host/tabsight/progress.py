@@ -25,6 +25,10 @@ from dataclasses import dataclass
 
 #: the most characters of a phase's words in a report (a URL can be long; clients show a line)
 LONGEST = 160
+#: seconds into a call of its first report, and between reports (under a second: "at least once a second",
+#: with room for the event loop's and the pipe's delays)
+FIRST = 0.5
+EVERY = 0.9
 
 
 @dataclass(frozen=True)
@@ -50,9 +54,9 @@ class Report:
 class Progress:
     """One tool call's progress: when it began and what it is doing now."""
 
-    def __init__(self, what: str, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, what: str, clock: Callable[[], float] = time.monotonic, started: float | None = None) -> None:
         self.clock = clock
-        self.started = clock()
+        self.started = clock() if started is None else started
         self.phase = Phase(what, self.started)
 
     def now(self) -> Report:
@@ -74,9 +78,10 @@ _current: ContextVar[Progress | None] = ContextVar("tabsight_progress", default=
 
 
 @contextmanager
-def tracking(what: str, clock: Callable[[], float] = time.monotonic) -> Iterator[Progress]:
-    """A tool call's progress, for the block (the call): its phases are what ``phase`` names inside it."""
-    progress = Progress(what, clock)
+def tracking(what: str, clock: Callable[[], float] = time.monotonic, started: float | None = None) -> Iterator[Progress]:
+    """A tool call's progress, for the block (the call): its phases are what ``phase`` names inside it.
+    ``started``: when the call began, if before the block (on ``clock``)."""
+    progress = Progress(what, clock, started)
     token = _current.set(progress)
     try:
         yield progress

@@ -220,15 +220,26 @@ Scalingo token                | tk-us-                   | \btk-us-[\w-]{48}
 
 def _keyword_rules() -> dict[str, frozenset[int]]:
     """Every keyword -> the rules to try when it is in the text: its own, and those of the
-    keywords inside it or overlapping its end (the scan finds only one of two that overlap)."""
+    keywords inside it or overlapping its end (the scan finds only one of two that overlap).
+
+    Looked up by the pieces of each keyword rather than by comparing every pair of keywords:
+    it runs at every process's start (2-3 ms instead of 50-85)."""
     own: dict[str, set[int]] = {}
     for index, (_, keywords, _) in enumerate(RULES):
         for keyword in keywords.split():
             own.setdefault(keyword, set()).add(index)
-    return {keyword: frozenset().union(*(
-        rules for other, rules in own.items()
-        if other in keyword or any(keyword.endswith(other[:n]) for n in range(1, len(other)))))
-        for keyword in own}
+    # a keyword overlapping the end of another starts with one of that other's ends
+    starting: dict[str, list[str]] = {}
+    for other in own:
+        for n in range(1, len(other)):
+            starting.setdefault(other[:n], []).append(other)
+    found: dict[str, frozenset[int]] = {}
+    for keyword in own:
+        others = {keyword[begin:end] for begin in range(len(keyword)) for end in range(begin + 1, len(keyword) + 1)}
+        others = {other for other in others if other in own}
+        others.update(*(starting.get(keyword[begin:], ()) for begin in range(len(keyword))))
+        found[keyword] = frozenset().union(*(own[other] for other in others))
+    return found
 
 
 _KEYWORD_RULES = _keyword_rules()

@@ -86,6 +86,11 @@ class RawFront:
         self.send({"method": "notifications/initialized"})
         return self
 
+    def serving(self) -> RawFront:
+        """Once the SDK's server serves (the opening is answered before it is loaded): a tools/list answered."""
+        assert self.answer(self.request("tools/list", {}))["result"]["tools"]
+        return self
+
     def call(self, name: str, arguments: dict) -> int:
         """Sends a tools/call; its id."""
         return self.request("tools/call", {"name": name, "arguments": arguments})

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from .. import __version__
 from ..errors import BrowserError, Code, ToolError
-from ..paths import extension_dir, runtime_dir
+from ..paths import extension_dir
 from ..progress import phase
 from . import embedded
 from .client import BrowserClient, Transport
@@ -38,8 +38,6 @@ DialogPolicy = Literal["accept", "dismiss", "report"]
 
 #: how long a call waits for a lost browser profile to reconnect
 RECONNECT_GRACE = 5.0
-#: how long a new embedded browser may take until its host is up
-LAUNCH_TIMEOUT = 30.0
 #: the embedded browser's viewport in CSS pixels (BrowserLoop's default size)
 EMBEDDED_VIEWPORT = {"width": 1280, "height": 720}
 
@@ -98,13 +96,15 @@ class BrowserConnection:
 
     def __init__(
         self, session: str, *, mode: BrowserMode | None = None, embedded_only: bool = False,
-        discover: Discover = connect_all,
+        linger: float | None = None, discover: Discover = connect_all,
     ) -> None:
         self.session = session
         #: how running hosts are found: links to each (a fake browser's, in unit tests)
         self._discover = discover
         self.mode = mode
         self.embedded_only = embedded_only
+        #: seconds an embedded browser this session starts outlives its last front (None: the default)
+        self.linger = linger
         self.tracked: TrackedTab | None = None
         #: for the session's next answer: what changed under it (see ``tab``)
         self.notes: list[str] = []
@@ -116,6 +116,12 @@ class BrowserConnection:
         self._last_profile: str | None = None
         self._lost_at = 0.0
         self._launched: embedded.EmbeddedBrowser | None = None
+        #: the browser this session started whose tabs were put at the viewport size (once per browser) ...
+        self._fitted: embedded.EmbeddedBrowser | None = None
+        #: ... and that work, while it runs: a call on a tab waits for it
+        self._fitting: asyncio.Future | None = None
+        #: one started ahead of this session's first call and ended with the session unused (see ``aclose``)
+        self._unused: embedded.EmbeddedBrowser | None = None
         #: sockets of embedded browsers' hosts, seen while looking for the user's browser
         self._not_users: set[Path] = set()
         #: why the session changed browsers, for the note of the next call on the tracked tab
@@ -148,6 +154,12 @@ class BrowserConnection:
             except BrowserError:
                 await link.close()
                 raise
+            ahead = embedded.take_ahead(link.hello.embedded) if link.hello.embedded else None
+            if ahead is not None:  # started for this session before it asked (launch_ahead): its own from now on
+                self._launched = ahead
+            if self._launched and link.hello.embedded == self._launched.token and self._fitted is not self._launched:
+                self._fitted = self._launched
+                self._fit_viewports(link)
             self._adopt(link)
             self._last_profile = link.profile_id
             return link
@@ -205,7 +217,7 @@ class BrowserConnection:
         mode = self.mode or browser_mode()
         if mode == "never":
             raise BrowserError(Code.NO_BROWSER, connect_steps())
-        with phase("starting tabsight's embedded browser", bound=LAUNCH_TIMEOUT):
+        with phase("starting tabsight's embedded browser", bound=embedded.LAUNCH_TIMEOUT):
             return await self._launch(headless=mode != "headed")
 
     def _choose(self, links: list[HostLink]) -> HostLink | None:
@@ -235,17 +247,16 @@ class BrowserConnection:
                 if link is not shared:
                     await link.close()
             if shared:
-                return shared
-            browser = await asyncio.to_thread(embedded.launch, headless)
+                return shared  # one started ahead for this session is taken over by the caller
+            failed = embedded.take_ahead()
+            if failed is not None:  # started ahead, and gone or silent since: this launch says why
+                await asyncio.to_thread(failed.stop)
+            browser = await asyncio.to_thread(embedded.launch, headless, linger=self.linger)
             self._launched = browser
-            link = await self._wait_for_host(browser)
-            client = BrowserClient(link)
-            for tab in (await client.tabs())["tabs"]:
-                await client.set_viewport(tab["id"], **EMBEDDED_VIEWPORT)
-            return link
+            return await self._wait_for_host(browser)
 
     async def _wait_for_host(self, browser: embedded.EmbeddedBrowser) -> HostLink:
-        deadline = time.monotonic() + LAUNCH_TIMEOUT
+        deadline = time.monotonic() + embedded.LAUNCH_TIMEOUT
         seen: set[Path] = set()
         while time.monotonic() < deadline:
             if browser.process.poll() is not None:
@@ -256,13 +267,13 @@ class BrowserConnection:
                 if link.hello.embedded == browser.token:
                     return link
                 await link.close()
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.02)
         tail = browser.log_tail()
         browser.stop()
         raise BrowserError(
             Code.LAUNCH_FAILED,
             "Failed to launch browser: the browser started but its tabsight extension never connected "
-            f"within {LAUNCH_TIMEOUT:g} s.\n{tail}",
+            f"within {embedded.LAUNCH_TIMEOUT:g} s.\n{tail}",
         )
 
     # -- the tracked tab ----------------------------------------------------
@@ -277,6 +288,9 @@ class BrowserConnection:
         (input) then fails once instead, with the same words, rather than act on a page the agent has not seen.
         """
         client = await self.client()
+        if self._fitting is not None:
+            fitting, self._fitting = self._fitting, None
+            await fitting
         if tab_id is not None:
             return client, await self._with_policy(client, tab_id)
         profile, run = client.transport.profile_id, _browser_run(client.transport)
@@ -397,6 +411,19 @@ class BrowserConnection:
                 if link is not self._link:
                     await link.close()
 
+    def _fit_viewports(self, link: HostLink) -> None:
+        """Puts the tabs of the embedded browser this session started at its viewport size, while the first call
+        goes on: a capture of a URL opens a window of its own, and a call on a tab waits for this (``tab``)."""
+
+        async def fit() -> None:
+            client = BrowserClient(link)
+            for tab in (await client.tabs())["tabs"]:
+                await client.set_viewport(tab["id"], **EMBEDDED_VIEWPORT)
+
+        self._fitting = asyncio.ensure_future(fit())
+        # a failure is the next tab call's to report; a session that makes none leaves it unread, and unlogged
+        self._fitting.add_done_callback(lambda done: done.cancelled() or done.exception())
+
     def _adopt(self, link: HostLink) -> None:
         self._link = link
         link.on_event = self.on_event
@@ -409,50 +436,46 @@ class BrowserConnection:
         The host stops that browser once no front uses it (after its linger time; if another front still
         does, it keeps running for that front) and removes its profile when its last process has ended.
         """
+        if self._fitting is not None:
+            self._fitting.cancel()
         if self._link:
             await self._link.close()
             self._link = None
+        unused = embedded.take_ahead()
+        if unused is not None:
+            # started ahead of a call that never came to need it (its arguments were refused): its host removes
+            # its profile, or, if it had none yet, the next launch's sweep (sweep_stale_profiles)
+            unused.process.terminate()
+            self._unused = unused
 
     async def wait_for_end(self) -> None:
-        """After ``aclose``: wait until the embedded browser this session started has ended and its profile is
-        gone (``tabsight shot`` leaves no process behind). A browser another front still uses is not waited for
-        past its linger time and a few seconds."""
-        browser = self._launched
+        """After ``aclose``: wait until the embedded browser this session started has ended and nothing of it is
+        left (``tabsight shot`` leaves no process behind). Its host stops it once no front uses it (at once for
+        ``linger`` 0); what is left of it then (helpers winding down, the host) is ended without waiting for
+        them, its profile removed. A browser another front still uses is left to it, waited for no longer than
+        its linger time and a few seconds."""
+        browser = self._launched or self._unused
         if browser is None:
             return
-        linger = float(os.environ.get("TABSIGHT_EMBEDDED_LINGER", "2"))
+        linger = self.linger if self.linger is not None else float(os.environ.get("TABSIGHT_EMBEDDED_LINGER", "2"))
         try:
             await asyncio.to_thread(browser.process.wait, linger + 8)
         except subprocess.TimeoutExpired:
             return
-        await asyncio.to_thread(browser.remove_profile)
+        await asyncio.to_thread(browser.end_remains)
 
 
 @contextlib.asynccontextmanager
 async def _launch_lock():
-    """One embedded browser launch at a time in a runtime folder: a lock on the folder itself, so that no lock
-    file is left in it. Waited for by polling, not in a thread: a front stopped while another launches is not
-    held up by a thread blocked in ``flock``."""
+    """``embedded.LaunchLock``, waited for by polling, not in a thread: a front stopped while another launches
+    is not held up by a thread blocked in ``flock``."""
+    lock = embedded.LaunchLock()
+    while not lock.try_acquire():
+        await asyncio.sleep(0.005)
     try:
-        import fcntl
-    except ImportError:  # Windows: no flock; concurrent launches are merely wasteful there
         yield
-        return
-    folder = runtime_dir()
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        while True:
-            try:
-                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                await asyncio.sleep(0.05)
-        try:
-            yield
-        finally:
-            fcntl.flock(descriptor, fcntl.LOCK_UN)
     finally:
-        os.close(descriptor)
+        lock.release()
 
 
 def _versions_match(link: HostLink) -> bool:

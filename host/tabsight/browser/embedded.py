@@ -11,6 +11,11 @@ host removes the profile, once the browser's last process has ended.
 The browser's temp folder (``TMPDIR``) is ``tmp/`` in that profile: Chromium
 leaves an ``org.chromium.Chromium.XXXXXX`` folder there for every run (its
 process-singleton socket), which would otherwise pile up in the system's.
+
+One launch at a time in a runtime folder (``LaunchLock``): fronts starting at
+once share one browser. ``launch_ahead`` starts one before a session asks
+(``tabsight mcp`` does on the first tool call, while the SDK still loads);
+the session that finds its host takes it over (``take_ahead``).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -30,7 +36,7 @@ from pathlib import Path
 from .. import NATIVE_HOST_NAME, profiles
 from ..errors import BrowserError, Code
 from ..nativehost.manifest import write_launcher, write_manifest
-from ..paths import extension_dir, runtime_dir
+from ..paths import extension_dir, host_socket_path, host_socket_paths, runtime_dir
 
 log = logging.getLogger("tabsight.front")
 
@@ -62,6 +68,8 @@ BASE_FLAGS = (
 )
 
 
+#: how long a new embedded browser may take until its host is up
+LAUNCH_TIMEOUT = 30.0
 #: the embedded browsers' temporary profiles are folders named so in the temp folder
 PROFILE_PREFIX = "tabsight-profile-"
 #: Chromium makes its singleton socket at TMPDIR/<app id>.XXXXXX/SingletonSocket and aborts ("Socket path too
@@ -114,6 +122,18 @@ class EmbeddedBrowser:
     def remove_profile(self) -> None:
         """Delete the profile once every process of the browser has ended (blocks up to 10 s)."""
         profiles.remove_when_gone(self.profile, self.process.pid)
+
+    def end_remains(self) -> None:
+        """Once its main process has exited: end the rest at once (helpers winding down, its host) instead of
+        waiting for them, then remove its profile and its host's socket (a killed host cannot). Where the
+        processes cannot be listed (no ``/proc``), wait for them as ``remove_profile`` does."""
+        members = profiles.end_group(self.process.pid)
+        if not members and profiles.group_alive(self.process.pid):
+            self.remove_profile()
+            return
+        for pid in members:
+            host_socket_path(pid).unlink(missing_ok=True)
+        shutil.rmtree(self.profile, ignore_errors=True)
 
 
 def browser_temp(profile: Path) -> Path | None:
@@ -179,11 +199,12 @@ def _running(pid: int) -> bool:
     return True
 
 
-def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
-    """Start the embedded browser; its host appears in the runtime folder shortly after."""
+def launch(headless: bool = True, url: str = "about:blank", linger: float | None = None) -> EmbeddedBrowser:
+    """Start the embedded browser; its host appears in the runtime folder shortly after.
+
+    ``linger``: seconds it outlives its last front (default: ``TABSIGHT_EMBEDDED_LINGER``, else 2).
+    """
     executable = find_browser()
-    for stale in sweep_stale_profiles():
-        log.info("removed the profile of an embedded browser that is gone: %s", stale)
     profile = Path(tempfile.mkdtemp(prefix=PROFILE_PREFIX))
     _write_native_host(profile)
     extension = str(extension_dir())
@@ -203,6 +224,8 @@ def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
         TABSIGHT_EMBEDDED_PROFILE=str(profile),
         TABSIGHT_RUNTIME_DIR=str(runtime_dir()),
     )
+    if linger is not None:
+        env["TABSIGHT_EMBEDDED_LINGER"] = str(linger)
     temp = browser_temp(profile)
     if temp is not None:
         env["TMPDIR"] = str(temp)  # base::GetTempDir on Linux
@@ -216,4 +239,88 @@ def launch(headless: bool = True, url: str = "about:blank") -> EmbeddedBrowser:
     except OSError as exc:
         shutil.rmtree(profile, ignore_errors=True)
         raise BrowserError(Code.LAUNCH_FAILED, f"Failed to launch browser: {executable}: {exc.strerror or exc}.") from None
+    # in a thread of its own, not before or in the way: removing old profiles (a Chromium profile is thousands
+    # of files) has nothing to do with this launch, and a sweep cut short by the process's end is finished later
+    threading.Thread(target=_sweep, name="tabsight sweep", daemon=True).start()
     return EmbeddedBrowser(process, profile, token)
+
+
+def _sweep() -> None:
+    for stale in sweep_stale_profiles():
+        log.info("removed the profile of an embedded browser that is gone: %s", stale)
+
+
+class LaunchLock:
+    """One embedded browser launch at a time in a runtime folder: a lock on the folder itself, so that no lock
+    file is left in it. Without flock (Windows), concurrent launches are merely wasteful."""
+
+    def __init__(self) -> None:
+        self._descriptor: int | None = None
+
+    def try_acquire(self) -> bool:
+        """Takes the lock if no launch holds it; whether it did."""
+        try:
+            import fcntl
+        except ImportError:
+            return True
+        descriptor = os.open(runtime_dir(), os.O_RDONLY)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(descriptor)
+            return False
+        self._descriptor = descriptor
+        return True
+
+    def release(self) -> None:
+        if self._descriptor is not None:
+            os.close(self._descriptor)  # closing it lets go of the lock
+            self._descriptor = None
+
+
+#: a browser ``launch_ahead`` started, until a session takes it over
+_ahead: EmbeddedBrowser | None = None
+_ahead_lock = threading.Lock()
+
+
+def launch_ahead(headless: bool, linger: float | None = None) -> None:
+    """Start the embedded browser before any session asks, if nothing else can serve: no host in the runtime
+    folder, no launch under way. Returns once it is started. Like a session's launch, it holds the launch lock
+    until the browser's host is up (or the browser has ended; a thread of its own waits), so a session that
+    wants a browser meanwhile waits for it and finds it. Never raises: a failure is the session's own launch
+    to meet, and to report."""
+    global _ahead
+    lock = LaunchLock()
+    try:
+        if not lock.try_acquire():
+            return
+        if host_socket_paths():
+            lock.release()  # a browser may be reachable: the session looks, as always
+            return
+        browser = launch(headless, linger=linger)
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        log.info("did not start the browser ahead: %s", exc)
+        lock.release()
+        return
+    with _ahead_lock:
+        _ahead = browser
+    threading.Thread(target=_hold_until_up, args=(browser, lock), name="tabsight launch", daemon=True).start()
+
+
+def _hold_until_up(browser: EmbeddedBrowser, lock: LaunchLock) -> None:
+    deadline = time.monotonic() + LAUNCH_TIMEOUT
+    while not host_socket_paths() and browser.process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    lock.release()
+
+
+def take_ahead(token: str | None = None) -> EmbeddedBrowser | None:
+    """The browser ``launch_ahead`` started, for the session that found it (its host's hello carries
+    ``token``; None: whichever), once."""
+    global _ahead
+    with _ahead_lock:
+        browser = _ahead
+        if browser is None or (token is not None and browser.token != token):
+            return None
+        _ahead = None
+        return browser

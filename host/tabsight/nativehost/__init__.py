@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import sys
@@ -11,14 +10,18 @@ from pathlib import Path
 
 from .. import profiles
 from ..paths import extension_origin, host_socket_path
-from .native import caller_origin, extension_channel
-from .router import EmbeddedSettings, Host
 
 log = logging.getLogger("tabsight.host")
 
 
 def run(argv: list[str]) -> int:
     """Entry point of ``tabsight host`` (what the browser's launcher runs)."""
+    # here, not at the top: a front that starts the embedded browser imports this package for the manifest
+    import asyncio
+
+    from .native import caller_origin, extension_channel
+    from .router import EmbeddedSettings, Host
+
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="tabsight host: %(message)s")
     origin = caller_origin(argv)
     if origin != extension_origin():

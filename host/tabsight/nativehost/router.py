@@ -17,6 +17,8 @@ is (``whoami``), so that a front can pick the browser in use and name each.
 from __future__ import annotations
 
 import asyncio
+import functools
+import importlib
 import itertools
 import logging
 import os
@@ -25,9 +27,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
-
-from pydantic import BaseModel, Field
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..errors import Code
@@ -38,8 +38,10 @@ from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
 from ..protocol.methods import Method
 from .peercred import peer_uid
-from .telemetry import Alert, Telemetry
 from .whoami import Whoami, identify
+
+if TYPE_CHECKING:
+    from .telemetry import Alert, Telemetry
 
 log = logging.getLogger("tabsight.host")
 
@@ -68,14 +70,6 @@ class FrontConnection:
     alerts_dropped: int = 0
     #: this front's request id -> the id the extension sees
     in_flight: dict[str, str] = field(default_factory=dict)
-
-
-class TelemetryQuery(BaseModel):
-    what: Literal["errors", "logs", "network", "vitals"]
-    tab_id: int | None = None
-    url: str | None = Field(default=None, max_length=2048)
-    since: int = Field(default=0, ge=0)
-    limit: int = Field(default=20, ge=1, le=200)
 
 
 @dataclass
@@ -125,10 +119,17 @@ class Host:
         self.whoami = Whoami()
         self._identified_at: float | None = None
         self._looking: asyncio.Future | None = None
-        self.telemetry = Telemetry(on_alert=self._broadcast_alert)
         self._front_numbers = itertools.count(1)
         self._request_numbers = itertools.count(1)
         self._idle_timer: asyncio.TimerHandle | None = None
+
+    @functools.cached_property
+    def telemetry(self) -> Telemetry:
+        """The telemetry buffers, made on first use: their module (the redaction rules' patterns, ~50 ms to
+        compile) is loaded after the socket listens (``run``), off the path to a browser's first answer."""
+        from .telemetry import Telemetry
+
+        return Telemetry(on_alert=self._broadcast_alert)
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -151,11 +152,14 @@ class Host:
             os.umask(old_umask)
         os.chmod(self.socket_path, 0o600)
         log.info("host %s listening on %s", self.host_id, self.socket_path)
+        # in a thread while the fronts connect; a telemetry event that comes first waits for the import
+        loading = asyncio.ensure_future(asyncio.to_thread(importlib.import_module, f"{__package__}.telemetry"))
         if self.embedded:
             self._arm_idle_timer(self.embedded.first_front_grace)
         try:
             await self._read_extension()
         finally:
+            loading.cancel()
             server.close()
             self.socket_path.unlink(missing_ok=True)
             for pending in self.pending.values():
@@ -249,7 +253,7 @@ class Host:
             return
         pending.timer.cancel()
         pending.front.in_flight.pop(pending.local_id, None)
-        pending.front.channel.post(frame.model_copy(update={"id": pending.local_id}))
+        pending.front.channel.post(frame.replace(id=pending.local_id))
 
     # -- front side --------------------------------------------------------
 
@@ -345,7 +349,7 @@ class Host:
             front.channel.post(frames.error(request.id, Code.BAD_REQUEST, f"request id {request.id!r} is already in flight"))
             return
         global_id = f"{front.number}.{next(self._request_numbers)}"
-        forwarded = request.model_copy(update={"id": global_id})
+        forwarded = request.replace(id=global_id)
         try:
             await self.extension.send(forwarded)
         except FrameTooLarge as exc:
@@ -359,7 +363,7 @@ class Host:
     # -- methods the host answers itself -----------------------------------
 
     def _status(self, params: dict) -> dict:
-        status = self.hello().model_dump(mode="json", exclude_none=True)
+        status = self.hello().wire()
         status["fronts"] = len(self.fronts)
         status["telemetry"] = {"tabs": len(self.telemetry.tabs), "dropped": self.telemetry.dropped}
         status["requests"] = {
@@ -368,6 +372,8 @@ class Host:
         return status
 
     def _query_telemetry(self, params: dict) -> dict:
+        from .telemetry import TelemetryQuery
+
         query = TelemetryQuery.model_validate(params)
         return self.telemetry.query(query.what, query.tab_id, query.url, query.since, query.limit)
 

@@ -82,6 +82,16 @@ Origin = Literal["page", "browser"]
 # -- reports as the extension sends them -------------------------------------
 
 
+class TelemetryQuery(BaseModel):
+    """A front's ``telemetry.query``: which buffer, of which tab or URL, from which sequence number, how much."""
+
+    what: Literal["errors", "logs", "network", "vitals"]
+    tab_id: int | None = None
+    url: str | None = Field(default=None, max_length=2048)
+    since: int = Field(default=0, ge=0)
+    limit: int = Field(default=20, ge=1, le=200)
+
+
 class Source(BaseModel):
     url: str = Field(default="", max_length=4096)
     line: int | None = Field(default=None, ge=0, le=2**31)

@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from pydantic import BaseModel
-
 from ..errors import Code
 from . import frames
 from .framing import MAX_FRAME, BadFrame, encode, read_payload
@@ -53,13 +51,13 @@ class FrameChannel:
                 if exc.frame_id is not None:
                     await self.send(frames.error(exc.frame_id, Code.BAD_FRAME, str(exc)))
 
-    async def send(self, frame: BaseModel) -> None:
+    async def send(self, frame: frames.Record) -> None:
         """Send one frame. Raises FrameTooLarge before writing anything."""
         data = encode(frames.dump(frame), self.max_out)
         self._writer.write(data)
         await self._writer.drain()
 
-    def post(self, frame: BaseModel) -> None:
+    def post(self, frame: frames.Record) -> None:
         """Queue one frame without waiting for the peer to read it.
 
         The host fans answers out to many fronts from one reader loop; a slow

@@ -1,7 +1,9 @@
 """``tabsight mcp``: the MCP server over stdio, built on the official SDK's low-level Server.
 
 The server answers ``initialize`` and ``tools/list`` without touching a
-browser; the browser is found (or started) on the first tool call.
+browser; the browser is found (or started) on the first tool call. What runs
+before the SDK is imported (the wire claimed, ``initialize`` answered, a
+browser started ahead) is in ``main.py``.
 """
 
 from __future__ import annotations
@@ -9,11 +11,11 @@ from __future__ import annotations
 import functools
 import gc
 import json
-import logging
 import signal
 import sys
 import warnings
 from contextlib import contextmanager
+from typing import BinaryIO
 
 import anyio
 import mcp_types as types
@@ -24,17 +26,11 @@ from mcp_types import INVALID_PARAMS
 from .. import __version__
 from ..session.state import Session
 from ..tools import TOOLS, dispatch
+from .handshake import INSTRUCTIONS, NAME, Early
+from .lines import LinePump
 from .progress import reporting
 from .push import ALERTS_URI, AlertPush
 from .stdio import stdio_transport
-
-INSTRUCTIONS = (
-    "tabsight shows you a real browser. observe({what:'page'}) describes the tracked tab (annotate_screenshot "
-    "numbers its elements for interact({label})); observe errors/logs/network/vitals reads its telemetry; "
-    "screenshot() captures it or any url; interact acts on it (execute runs scripts and CDP, screenshots come back "
-    "as images); generate makes visual diffs; configure tracks a tab, attaches screenshots to answers or streams "
-    "alerts. Alerts (errors, failed requests, regressions) ride on observe answers as _alerts."
-)
 
 
 ALERTS_RESOURCE = types.Resource(
@@ -51,7 +47,9 @@ def _alerts_only(uri: object) -> None:
         raise MCPError(INVALID_PARAMS, f"Unknown resource {uri}; the one resource is {ALERTS_URI}")
 
 
-def build_server(session: Session) -> Server:
+def build_server(session: Session, early: Early | None = None) -> Server:
+    """The SDK's server for ``session``; ``early``: what read the lines before it (``main.py``), whose progress
+    reports of the calls read then its handlers take over."""
     pusher = AlertPush()
     session.stream.send = pusher.push
     session.stream.reach = pusher.delivery
@@ -64,6 +62,10 @@ def build_server(session: Session) -> Server:
         # notifications/progress while it runs, each second, saying what it does (progress.py);
         # the SDK sends them only to a caller that asked (a progressToken)
         call = functools.partial(dispatch.call, session, params.name, params.arguments)
+        waiting = early.take(ctx.request_id) if early is not None else None
+        if waiting is not None:  # read before the server served: its reports go on from there
+            return await reporting(ctx.session.report_progress, f"working on {params.name}", call,
+                                   first=waiting.due, since=waiting.started, last=waiting.last)
         return await reporting(ctx.session.report_progress, f"working on {params.name}", call)
 
     async def list_resources(ctx, params) -> types.ListResourcesResult:
@@ -99,7 +101,7 @@ def build_server(session: Session) -> Server:
         # logging is deprecated on 2026-07-28, and still how handshake-era clients get pushed alerts
         warnings.simplefilter("ignore", MCPDeprecationWarning)
         return Server(
-            "tabsight",
+            NAME,
             version=__version__,
             instructions=INSTRUCTIONS,
             on_list_tools=list_tools,
@@ -121,13 +123,17 @@ CLOSE_TIMEOUT = 0.5
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-async def serve_stdio() -> int:
+async def serve_stdio(
+    stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, pump: LinePump | None = None,
+    early: Early | None = None,
+) -> int:
     """Serve until stdin ends (0) or SIGINT or SIGTERM comes (128 + its number); the session is closed either way.
 
-    A signal cancels everything in flight, calls included: nothing is answered after it.
+    A signal cancels everything in flight, calls included: nothing is answered after it. The streams, their
+    reader and what answered before the server are ``main.py``'s (the process's own streams without them).
     """
     session = Session()
-    server = build_server(session)
+    server = build_server(session, early)
     stopped_by: list[int] = []
     with _stop_signals() as signals:  # held until the session is closed: a second signal waits for that too
         async with anyio.create_task_group() as tasks:
@@ -135,7 +141,7 @@ async def serve_stdio() -> int:
                 tasks.start_soon(_stop_on_signal, signals, tasks.cancel_scope, stopped_by)
             try:
                 # our transport, not the SDK's stdio_server: it answers every line it cannot parse (stdio.py)
-                async with stdio_transport() as (read_stream, write_stream):
+                async with stdio_transport(stdin, stdout, pump=pump, early=early) as (read_stream, write_stream):
                     await server.run(read_stream, write_stream, server.create_initialization_options())
             finally:
                 tasks.cancel_scope.cancel()
@@ -160,11 +166,9 @@ async def _stop_on_signal(signals, scope: anyio.CancelScope, stopped_by: list[in
         return
 
 
-def run() -> int:
-    # stdout is the MCP channel: logs go to stderr only.
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="tabsight: %(message)s")
+def run(stdin: BinaryIO, stdout: BinaryIO, pump: LinePump, early: Early) -> int:
     try:
-        code = anyio.run(serve_stdio)
+        code = anyio.run(serve_stdio, stdin, stdout, pump, early)
     except KeyboardInterrupt:  # Ctrl-C where no handler of ours was installed (Windows; the loop winding down)
         code = 128 + signal.SIGINT
     for signum in STOP_SIGNALS:

@@ -10,6 +10,10 @@ most 30 s)". A quick call sends nothing. Clients that reset their request
 timeout on progress (Claude Code's idle timeout; the TypeScript SDK with
 ``resetTimeoutOnProgress``) thereby keep a long call alive; several show the
 message on the call's row.
+
+A call read before the SDK's server served (``handshake.py``) has had its
+reports from there until its handler starts: they go on from the same start,
+value and rhythm (``since``, ``last``).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import TypeVar
 import anyio
 
 from .. import progress, redact
+from ..progress import EVERY, FIRST
 
 log = logging.getLogger("tabsight.front")
 
@@ -29,20 +34,16 @@ T = TypeVar("T")
 #: (progress, total, message) -> sent; the SDK's ``ServerSession.report_progress``
 Send = Callable[[float, "float | None", "str | None"], Awaitable[None]]
 
-#: seconds into a call of the first report, and between reports (under a second: "at least once a second",
-#: with room for the event loop's and the pipe's delays)
-FIRST = 0.5
-EVERY = 0.9
-
 
 async def reporting(send: Send, what: str, work: Callable[[], Awaitable[T]], *,
-                    first: float = FIRST, every: float = EVERY) -> T:
+                    first: float = FIRST, every: float = EVERY, since: float | None = None, last: float = 0.0) -> T:
     """``work()``'s result; meanwhile a report through ``send`` at ``first`` s and then every ``every`` s.
-    ``what`` says what the call does until a lower layer names a phase of its own."""
+    ``what`` says what the call does until a lower layer names a phase of its own. ``since``: when the call
+    began, if before (``time.monotonic``); ``last``: the value of the last report it had then."""
     failure: Exception | None = None
-    with progress.tracking(what) as current:
+    with progress.tracking(what, started=since) as current:
         async with anyio.create_task_group() as tasks:
-            tasks.start_soon(_tick, send, current, first, every)
+            tasks.start_soon(_tick, send, current, first, every, last)
             try:
                 result = await work()
             except Exception as exc:  # raised below as itself, not inside the task group's ExceptionGroup
@@ -54,8 +55,8 @@ async def reporting(send: Send, what: str, work: Callable[[], Awaitable[T]], *,
     return result
 
 
-async def _tick(send: Send, current: progress.Progress, first: float, every: float) -> None:
-    due, last = first, 0.0
+async def _tick(send: Send, current: progress.Progress, first: float, every: float, last: float) -> None:
+    due = first
     while True:
         await anyio.sleep(max(0.0, current.started + due - current.clock()))
         report = current.now()

@@ -20,21 +20,22 @@ U+FFFD. At the end of stdin, requests in flight are answered before the
 server is told (the SDK would cancel them); not those the client cancelled,
 nor the ``subscriptions/listen`` streams it holds open.
 
-Reads and writes block in daemon threads of their own (``blocking``), not in
-anyio's worker threads: the interpreter waits for those at exit, so a read
-left waiting on a stdin the client keeps open held a stopped server (SIGINT,
-SIGTERM) in place until the client closed it.
+Stdin is read by ``lines.LinePump``, which ``tabsight mcp`` starts before it
+imports the SDK (``handshake.py`` answers the opening request meanwhile;
+the SDK's own answer to it is dropped here). Reads and writes block in daemon threads
+(the pump's, and ``blocking``), not in anyio's worker threads: the
+interpreter waits for those at exit, so a read left waiting on a stdin the
+client keeps open held a stopped server (SIGINT, SIGTERM) in place until the
+client closed it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 import re
 import select
-import sys
 import threading
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -46,23 +47,15 @@ from mcp.shared.message import SessionMessage
 from mcp_types import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR
 from pydantic import ValidationError
 
-try:  # the SDK's claim of fd 0/1: stray output of children and handlers misses the wire
-    from mcp.server.stdio import _claim_fd, _open_stdin_diversion, _open_stdout_diversion
-except ImportError:  # pragma: no cover - a later SDK moved them: serve the std streams in place
-    _claim_fd = None
+from .handshake import Early
+from .lines import MAX_LINE_BYTES, LinePump, claim_stdio, write_line
 
 log = logging.getLogger("tabsight.stdio")
 
-#: the longest line read; past it the rest of the line is skipped unread into memory and the request refused.
-#: Nothing a client sends needs more: a request bound for the browser is capped at 1 MB by Chrome.
-MAX_LINE_BYTES = 8 * 1024 * 1024
 #: the deepest nesting the SDK's parser reads (pydantic's JSON parser stops there)
 PARSER_DEPTH = 200
 #: how much of a refused line a log line quotes
 QUOTE_CHARS = 160
-#: how much of a refused line is kept to recover its id when the line is over MAX_LINE_BYTES
-HEAD_BYTES = 64 * 1024
-SKIP_CHUNK = 1024 * 1024  # how the rest of a line over the limit is read, and dropped
 #: at the end of stdin, how long requests still in flight may take to be answered (while stdout is read):
 #: ``echo REQUEST | tabsight mcp`` gets its answer; the SDK alone cancels them when its input ends
 EOF_GRACE_SECONDS = 120
@@ -307,61 +300,33 @@ async def blocking(func, *args):
     return await outcome
 
 
-class LineReader:
-    """Lines of a binary stream, each at most MAX_LINE_BYTES held in memory (a longer one: its head and its size).
-
-    One line is one trip to a daemon thread (``readline`` with a limit).
-    """
-
-    def __init__(self, source: BinaryIO) -> None:
-        self._source = io.BufferedReader(source) if isinstance(source, io.RawIOBase) else source
-
-    async def _readline(self, limit: int) -> bytes:
-        return await blocking(self._source.readline, limit)
-
-    async def next(self) -> tuple[bytes, int] | None:
-        """The next line (without its newline) and its whole size, or None at the end."""
-        line = await self._readline(MAX_LINE_BYTES + 1)
-        if not line:
-            return None
-        if line.endswith(b"\n"):
-            return line[:-1], len(line) - 1
-        if len(line) <= MAX_LINE_BYTES:
-            return line, len(line)  # the last line, without a newline
-        # too long: keep its head, count and skip the rest as it comes
-        head, size = line[:HEAD_BYTES], len(line)
-        del line
-        while more := await self._readline(SKIP_CHUNK):
-            if more.endswith(b"\n"):
-                return head, size + len(more) - 1
-            size += len(more)
-        return head, size
-
-
 @asynccontextmanager
-async def stdio_transport(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None):
+async def stdio_transport(
+    stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, *, pump: LinePump | None = None,
+    early: Early | None = None,
+):
     """Serve MCP over stdin and stdout (binary streams): yields the server's read and write streams.
 
-    Like the SDK's ``stdio_server``, fd 0 and 1 point at the null device and
-    stderr while serving (children and stray prints miss the wire) and are
-    restored on exit.
+    Without streams, the process's own are claimed (``lines.claim_stdio``) and restored on exit. ``pump`` is
+    stdin's reader when one already reads it (``tabsight mcp`` starts it before the SDK loads), and ``early``
+    what answered the opening request meanwhile.
     """
-    releases = []
+    release = None
     try:
-        if stdin is None:
-            stdin = _claim(0, sys.stdin, "rb", releases)
-        if stdout is None:
-            stdout = _claim(1, sys.stdout, "wb", releases)
+        if stdin is None or stdout is None:
+            stdin, stdout, release = claim_stdio()
+        lines = pump or LinePump(stdin)
         to_server, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
         write_stream, from_server = anyio.create_memory_object_stream[SessionMessage](0)
         answers = write_stream.clone()  # the reader's own refusals go out through the one writer
         methods = _Methods()  # requests passed to the server, so that an error it answers is logged by name
 
         async def reader() -> None:
-            lines = LineReader(stdin)
+            if early is not None:
+                early.close()  # the server reads from here on: it answers everything
             try:
                 async with to_server, answers:
-                    while (read := await lines.next()) is not None:
+                    while (read := await blocking(lines.get)) is not None:
                         try:
                             item = read_message(*read)
                         except Exception as err:  # noqa: BLE001 - a line that breaks the checks is refused, not fatal
@@ -382,9 +347,11 @@ async def stdio_transport(stdin: BinaryIO | None = None, stdout: BinaryIO | None
                 async with from_server:
                     async for message in from_server:
                         methods.answered(message.message)
+                        if early is not None and _answered_early(early, message.message):
+                            continue
                         data = encode_answer(message)
                         if data:
-                            await blocking(_write, stdout, data)
+                            await blocking(write_line, stdout, data)
             except anyio.ClosedResourceError:
                 log.debug("the answers' stream closed")
 
@@ -393,8 +360,21 @@ async def stdio_transport(stdin: BinaryIO | None = None, stdout: BinaryIO | None
             tg.start_soon(writer)
             yield read_stream, write_stream
     finally:
-        for release in reversed(releases):
+        if release is not None:
             release()
+
+
+def _answered_early(early: Early, message) -> bool:
+    """Whether this answer of the SDK's is to an opening request that ``early`` answered already. Any answer
+    also ends the progress reports ``early`` sends for a call it read (the SDK may answer one without running
+    its handler)."""
+    if isinstance(message, types.JSONRPCResponse):
+        early.settled(message.id)
+        return early.drop(message.id, message.result)
+    if isinstance(message, types.JSONRPCError):
+        early.settled(message.id)
+        return early.drop(message.id, None, message.error.model_dump(mode="json", exclude_none=True))
+    return False
 
 
 class _Methods:
@@ -458,18 +438,3 @@ def reader_gone(stream: BinaryIO) -> bool:
     poller = select.poll()
     poller.register(fd, 0)  # POLLERR and POLLHUP are reported whatever the mask
     return any(event & (select.POLLERR | select.POLLHUP | select.POLLNVAL) for _fd, event in poller.poll(0))
-
-
-def _claim(fd: int, stream, mode: str, releases: list) -> BinaryIO:
-    if _claim_fd is None:
-        return stream.buffer
-    diversion = _open_stdin_diversion if fd == 0 else _open_stdout_diversion
-    buffer, release = _claim_fd(fd, stream, mode, diversion)
-    if release is not None:
-        releases.append(release)
-    return buffer
-
-
-def _write(stdout: BinaryIO, data: bytes) -> None:
-    stdout.write(data)
-    stdout.flush()

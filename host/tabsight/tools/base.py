@@ -13,14 +13,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mcp_types as types
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import ToolError
 from ..session.state import Session
 from .response import Response
+
+if TYPE_CHECKING:
+    import mcp_types as types
 
 
 class Params(BaseModel):
@@ -44,6 +46,8 @@ class Tool:
     error_prefix: str = ""
 
     def definition(self) -> types.Tool:
+        import mcp_types as types  # here: `tabsight shot` runs tools without the MCP SDK
+
         return types.Tool(
             name=self.name,
             description=self.description,

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
-
-import mcp_types as types
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BrowserError, ToolError
 from ..session.state import Session
 from . import TOOLS
 from .response import Response
+
+if TYPE_CHECKING:
+    import mcp_types as types
 
 log = logging.getLogger("tabsight.front")
 

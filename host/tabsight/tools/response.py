@@ -25,7 +25,8 @@ and the JSON and the alerts together stay within the session's
 budget (100,000 characters unless ``configure answers`` says otherwise),
 cuts marked with the original length. It encodes images in base64, stores
 the session's latest screenshot, and counts what the answer weighs
-(``Size``).
+(``Size``). The MCP SDK's types are imported where the result is laid out,
+not with the module: ``tabsight shot`` runs the tools without the SDK.
 """
 
 from __future__ import annotations
@@ -34,18 +35,19 @@ import base64
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any
-
-import mcp_types as types
+from typing import TYPE_CHECKING, Any
 
 from .. import bounded, redact
 from ..errors import BrowserError, Code
 from ..session import autoshot
 from ..session.state import Session
 
-log = logging.getLogger("tabsight.front")
+if TYPE_CHECKING:
+    import mcp_types as types
 
-Content = types.TextContent | types.ImageContent
+    Content = types.TextContent | types.ImageContent
+
+log = logging.getLogger("tabsight.front")
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ class Response:
         self.alerts = True
 
     async def build(self, session: Session) -> types.CallToolResult:
+        import mcp_types as types
+
         # Page fields are capped wherever they are, then the JSON and the alerts share the session's budget
         budget = session.answer_chars
         pending = session.inbox.drain() if self.alerts else None
@@ -121,6 +125,8 @@ class Response:
     @staticmethod
     def error(message: str) -> types.CallToolResult:
         """An isError result; the message may quote a page's URL or text, so secrets in it are masked."""
+        import mcp_types as types
+
         text = bounded.cap(redact.text(message), bounded.ANSWER_CHARS)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
@@ -151,12 +157,16 @@ class Response:
 
     def _text(self, data: Any) -> types.TextContent:
         """A text block: a string as it is, anything else as compact JSON (token-frugal: no indentation)."""
+        import mcp_types as types
+
         if not isinstance(data, str):
             data = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
         self.size.text_chars += len(data)
         return types.TextContent(type="text", text=data)
 
     def _image(self, image: Image) -> types.ImageContent:
+        import mcp_types as types
+
         self.size.image_bytes += len(image.data)
         self.size.images += 1
         return types.ImageContent(type="image", data=base64.b64encode(image.data).decode(), mime_type=image.mime_type)

@@ -1,0 +1,58 @@
+"""``tabsight mcp``: the MCP server over stdio, from the process's start.
+
+The wire is claimed and read first (``lines.py``), so that the opening request is answered and a browser started
+ahead of the first tool call that needs one (``handshake.py``) while the MCP SDK and the tools are imported
+(about 0.7 s); then the SDK's server serves (``app.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import signal
+import sys
+
+from .handshake import Early
+from .lines import LinePump, claim_stdio, write_line
+
+
+def run() -> int:
+    # stdout is the MCP channel: logs go to stderr only.
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="tabsight: %(message)s")
+    # A client may stop a front it sees answering (SIGINT, SIGTERM) while the imports still run: it exits as a
+    # serving one does (128 + the signal's number), without a traceback. The server installs its own handlers.
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _exit_at_once)
+    stdin, stdout, release = claim_stdio()
+    early = Early(functools.partial(write_line, stdout), _launch_ahead)
+    pump = LinePump(stdin, early.inspect)
+    try:
+        # first what a launch ahead needs (a tool call comes right after the opening answer), then the SDK and
+        # the tools: most of a cold start, now while the browser starts
+        from ..browser import embedded  # noqa: F401
+        from . import app
+
+        return app.run(stdin, stdout, pump, early)
+    finally:
+        release()
+        _end_unused_ahead()
+
+
+def _exit_at_once(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _launch_ahead(headless: bool) -> None:
+    from ..browser import embedded
+
+    embedded.launch_ahead(headless)
+
+
+def _end_unused_ahead() -> None:
+    """A browser started ahead that no session took over (a signal ended the front while it loaded) ends too;
+    its host removes its profile."""
+    from ..browser import embedded
+
+    browser = embedded.take_ahead()
+    if browser is not None:
+        browser.process.terminate()
