@@ -39,9 +39,11 @@ async def headed(desktop, site, tmp_path):
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
     env = front_env(DISPLAY=desktop.display, TABSIGHT_BROWSER="headed", TABSIGHT_RUNTIME_DIR=str(runtime))
+    # the desktop is the module's: the browser of the test before may still linger on it
+    others = set(desktop.browser_windows())
     async with mcp_client(env) as client:
         payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/behind.html")}))
-        (window,) = desktop.browser_windows()
+        (window,) = set(desktop.browser_windows()) - others
         desktop.activate(window)
         yield client, window
 

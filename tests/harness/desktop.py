@@ -79,10 +79,8 @@ class Desktop:
             self._cover = None
 
     def browser_windows(self) -> list[int]:
-        """The browser's top-level windows on the user's screen, shown or minimized: a withdrawn one is not
-        (a window of the browser's own it has unmapped, or one still closing)."""
         found = self._x("xdotool", "search", "--class", "chromium").stdout.split()
-        return [int(window) for window in found if self.window_state(int(window)) in ("Normal", "Iconic")]
+        return [int(window) for window in found if self.window_state(int(window)) is not None]
 
     def minimize(self, window: int) -> None:
         self._x("xdotool", "windowminimize", str(window))
