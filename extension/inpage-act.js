@@ -76,7 +76,7 @@
     const windows = guardWindows(found.element);
     const id = crypto.randomUUID();
     const current = {
-      id, element: found.element, x: found.x, y: found.y, types: GUARDED[action], windows,
+      id, element: found.element, x: found.x, y: found.y, before: lastAim, types: GUARDED[action], windows,
       frames: framesAround(found.element),
       passed: [], blocked: null, received: null,
       expiry: setTimeout(() => disarm(id), GUARD_MAX_MS),
@@ -86,6 +86,7 @@
       for (const type of GUARDED.click) win.addEventListener(type, current.listener, { capture: true, passive: false });
     }
     guard = current;
+    if (found.x !== undefined) lastAim = { x: found.x, y: found.y };
     delete found.element; // the element itself cannot leave the page
     return { ...found, guard: id, viewport: { width: innerWidth, height: innerHeight } };
   }
@@ -110,6 +111,7 @@
 
   function intercept(current, event) {
     if (!event.isTrusted || !current.types.has(event.type)) return;
+    if (leftBehind(current, event)) return;
     const path = event.composedPath();
     const hit = path.find((node) => node.nodeType === Node.ELEMENT_NODE) ?? null;
     if (!current.element) {
@@ -139,6 +141,22 @@
     if (!current.blocked.types.includes(event.type)) current.blocked.types.push(event.type);
     event.preventDefault();
     event.stopImmediatePropagation();
+  }
+
+  // A move event of the top window at the point the last action (or the try
+  // before this one) left the pointer, not at this one's: the hover update
+  // Chrome sends for the pointer's place when the page changes under it (an
+  // overlay that try brought, now under it). It is not this action's pointer:
+  // it goes on to the page, and counts neither as the target's nor as a miss.
+  const AIM_SLACK_PX = 2;
+  let lastAim = null;
+  function nearPoint(event, point) {
+    return Math.abs(event.clientX - point.x) <= AIM_SLACK_PX && Math.abs(event.clientY - point.y) <= AIM_SLACK_PX;
+  }
+  function leftBehind(current, event) {
+    const { before } = current;
+    if (!before || current.x === undefined || event.view !== window || !MOVE_EVENTS.includes(event.type)) return false;
+    return nearPoint(event, before) && !nearPoint(event, current);
   }
 
   // Between the move and the press: is the target still what the point hits?
