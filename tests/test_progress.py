@@ -115,8 +115,12 @@ async def test_concurrent_calls_each_hear_their_own_phases():
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(call, first, "a")
         tasks.start_soon(call, second, "b")
-    assert first.reports and all(message.startswith("doing a") for message in first.messages())
-    assert second.reports and all(message.startswith("doing b") for message in second.messages())
+    # each hears its own phase, and nothing of the other's (a report just after the phase ended, as the
+    # sleeps end, names the call alone)
+    for heard, name in ((first, "a"), (second, "b")):
+        messages = heard.messages()
+        assert any(message.startswith(f"doing {name}") for message in messages), messages
+        assert all(message.startswith((f"doing {name} (", f"{name} (")) for message in messages), messages
     with phase("outside any call"):  # the CLI, the keeper: nothing to report to, nothing happens
         pass
 
