@@ -128,7 +128,8 @@ async function perform(tabId, action, selector, point, params, signal) {
     case 'click':
     case 'hover': {
       if (!selector && !point) throw badRequest(`${action} needs a target: label, selector, or x and y`);
-      return exclusive(tabId, () => pointerAction(tabId, action, selector, point, viewportParam(params), signal));
+      const press = action === 'click' ? pressParam(params) : null;
+      return exclusive(tabId, () => pointerAction(tabId, action, selector, point, viewportParam(params), press, signal));
     }
     case 'type': {
       const text = typeof params.text === 'string' ? params.text : null;
@@ -170,18 +171,46 @@ async function perform(tabId, action, selector, point, params, signal) {
 // the target, press and release (click), and read what the guard saw. A
 // miss on the first try (the page moved the target, or covered it, as the
 // pointer came or as it pressed) is tried once more from a fresh locate.
-async function pointerAction(tabId, action, selector, point, viewport, signal) {
+async function pointerAction(tabId, action, selector, point, viewport, press, signal) {
   signal?.throwIfAborted(); // cancelled while it waited its turn
   // Attached before locating: in a headed browser the first attachment's
   // debugging bar resizes the page, and that has settled (cdp.js) before
   // anything is measured, so the point holds until the press.
-  return withDebugger(tabId, () => aimAndPress(tabId, action, selector, point, viewport, signal));
+  return withDebugger(tabId, () => aimAndPress(tabId, action, selector, point, viewport, press, signal));
 }
 
-async function aimAndPress(tabId, action, selector, point, viewport, signal) {
+// A click's button, count and held keys (click_count 2: a double-click, as a
+// user makes it: two presses, the second with clickCount 2, so the page gets
+// click, click and dblclick). A plain left click when the request says none.
+const BUTTONS = ['left', 'right', 'middle'];
+const CLICK_MODIFIERS = ['Alt', 'Control', 'Meta', 'Shift', 'ControlOrMeta'];
+function pressParam(params) {
+  const button = params.button === undefined ? 'left' : enumParam(params, 'button', BUTTONS);
+  const clickCount = intParam(params, 'click_count', 1, 3, 1);
+  const names = params.modifiers ?? [];
+  if (!Array.isArray(names) || names.some((name) => !CLICK_MODIFIERS.includes(name))) {
+    throw badRequest(`Invalid modifiers: ${JSON.stringify(names).slice(0, 200)} (allowed: a list of ${CLICK_MODIFIERS.join(', ')})`);
+  }
+  const held = [...new Set(names.map((name) => (name === 'ControlOrMeta' ? (IS_MAC ? 'Meta' : 'Control') : name)))];
+  return { button, clickCount, held, modifiers: held.reduce((bits, name) => bits | MODIFIERS[name], 0) };
+}
+
+const LEFT_CLICK = { button: 'left', clickCount: 1, held: [], modifiers: 0 };
+
+// "double-click", "right-click with Shift": how the answer names a click.
+function clickName({ button, clickCount, held }) {
+  const count = ['', '', 'double-', 'triple-'][clickCount];
+  const kind = button === 'left' ? `${count}click` : `${button} ${count}click`;
+  return held.length ? `${kind} with ${held.join('+')}` : kind;
+}
+
+async function aimAndPress(tabId, action, selector, point, viewport, clickPress, signal) {
+  const press = action === 'click' ? clickPress ?? LEFT_CLICK : null;
   let moved = null; // the first try's miss: what was at the point instead
   for (let attempt = 1; ; attempt++) {
-    const aimed = await abortable(inPage(tabId, 'aim', selector, point, action), signal);
+    const aimed = await abortable(inPage(tabId, 'aim', selector, point, action, press && {
+      button: press.button, count: press.clickCount,
+    }), signal);
     if (aimed.error) {
       throw new TabsightError(aimed.error, moved ? `${aimed.message} (${movedNote(moved)})` : aimed.message);
     }
@@ -191,14 +220,16 @@ async function aimAndPress(tabId, action, selector, point, viewport, signal) {
     let report = null;
     try {
       if (!selector) sameViewport(viewport, aimed.viewport, where);
-      await mouse(tabId, 'mouseMoved', x, y, signal);
+      await mouse(tabId, 'mouseMoved', x, y, signal, press ?? LEFT_CLICK);
       const check = selector ? await abortable(inPage(tabId, 'checkHit', guard), signal) : { ok: true };
       if (!check.ok) {
         outcome = { missed: { when: 'move', ...check } };
       } else if (action === 'click') {
         await keepingUserFocus(tabId, async () => {
-          await mouse(tabId, 'mousePressed', x, y, signal);
-          await mouse(tabId, 'mouseReleased', x, y, signal);
+          for (let count = 1; count <= press.clickCount; count++) {
+            await mouse(tabId, 'mousePressed', x, y, signal, { ...press, clickCount: count });
+            await mouse(tabId, 'mouseReleased', x, y, signal, { ...press, clickCount: count });
+          }
         });
       }
     } finally {
@@ -207,7 +238,7 @@ async function aimAndPress(tabId, action, selector, point, viewport, signal) {
     // a miss after the check: the press made the page move it (the guard held the events back)
     const missed = outcome.missed ?? (report?.blocked ? { ...report.blocked, when: 'press' } : null);
     if (!missed) {
-      const did = `${action} at ${where}${moved ? ` (${movedNote(moved)})` : ''}`;
+      const did = `${press ? clickName(press) : action} at ${where}${moved ? ` (${movedNote(moved)})` : ''}`;
       return selector ? { did, target } : { did, target, received: report?.received ?? null };
     }
     if (attempt === 1) {
@@ -316,10 +347,10 @@ async function selectOption(tabId, selector, value, signal) {
   const plan = await abortable(inPage(tabId, 'beginSelect', selector, value), signal);
   if (plan.error) throw new TabsightError(plan.error, plan.message);
   if (plan.done) return plan.done;
-  if (plan.open) await pointerAction(tabId, 'click', plan.open, null, signal);
+  if (plan.open) await pointerAction(tabId, 'click', plan.open, null, null, null, signal);
   const found = await optionShown(tabId, selector, signal);
   if (found.done) return found.done;
-  await pointerAction(tabId, 'click', found.option, null, signal);
+  await pointerAction(tabId, 'click', found.option, null, null, null, signal);
   const deadline = performance.now() + RESULT_WAIT_MS;
   for (;;) {
     const result = await abortable(inPage(tabId, 'selectResult'), signal);
@@ -385,9 +416,11 @@ function abortable(promise, signal) {
   });
 }
 
-function mouse(tabId, type, x, y, signal) {
-  const pressed = type === 'mouseMoved' ? {} : { button: 'left', clickCount: 1 };
-  return send(tabId, 'Input.dispatchMouseEvent', { type, x, y, ...pressed }, signal);
+// A move carries the held keys too (a page reads them on hover); a press or
+// release names its button and how many clicks it makes.
+function mouse(tabId, type, x, y, signal, { button, clickCount, modifiers }) {
+  const pressed = type === 'mouseMoved' ? {} : { button, clickCount };
+  return send(tabId, 'Input.dispatchMouseEvent', { type, x, y, modifiers, ...pressed }, signal);
 }
 
 // "Control+Shift+K", "Enter", "a": modifiers held around the key.

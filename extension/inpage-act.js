@@ -65,8 +65,19 @@
   const GUARD_MAX_MS = 5000;
   let guard = null;
 
+  // The event that completes an action on its target: a hover's move; a
+  // click's last click (its detail is the click count); a middle click's
+  // auxclick; a right click's contextmenu, which comes with the press, before
+  // a menu the page opens under the pointer takes the release.
+  function completion(action, press) {
+    if (action === 'hover') return { type: 'mousemove', detail: 0 };
+    if (press?.button === 'right') return { type: 'contextmenu', detail: 0 };
+    return { type: press?.button === 'middle' ? 'auxclick' : 'click', detail: press?.count ?? 1 };
+  }
+
   // click/hover: locate the target (or take the point) and guard it from now on.
-  function aim(target, point, action) {
+  // press: a click's {button, count} (a plain left click when none).
+  function aim(target, point, action, press = null) {
     let found = { element: null, x: point?.x, y: point?.y, target: null };
     if (target) {
       found = locateElement(target);
@@ -77,7 +88,7 @@
     const id = crypto.randomUUID();
     const current = {
       id, element: found.element, x: found.x, y: found.y, before: lastAim, types: GUARDED[action], windows,
-      frames: framesAround(found.element),
+      frames: framesAround(found.element), completes: completion(action, press), complete: false,
       passed: [], blocked: null, received: null,
       expiry: setTimeout(() => disarm(id), GUARD_MAX_MS),
     };
@@ -114,18 +125,17 @@
     if (leftBehind(current, event)) return;
     const path = event.composedPath();
     const hit = path.find((node) => node.nodeType === Node.ELEMENT_NODE) ?? null;
+    const completes = event.type === current.completes.type && event.detail >= current.completes.detail;
     if (!current.element) {
       // a point: nothing to hold to, only what received the action
-      if (hit && (event.type === 'click' || (current.types === GUARDED.hover && event.type === 'mousemove'))) {
-        current.received = interactiveAround(hit);
-      }
+      if (hit && completes) current.received = interactiveAround(hit);
       return;
     }
     // Once the target has had the event that completes the action (a click's click, a hover's move),
     // what the page does next is its answer, not a miss: a Delete button that removes its own row
     // slides the next row under the pointer, and that row's mouseover must neither be held back
     // nor make the action count as missed (and tried again, on the next row).
-    if (current.passed.includes(current.types === GUARDED.click ? 'click' : 'mousemove')) return;
+    if (current.complete) return;
     // the pointer entering the target's ancestors (a mouseenter on its bar, on its frame) is on its way to it
     const onTheWay = MOVE_EVENTS.includes(event.type) && !!hit &&
       [current.element, ...current.frames].some((inside) => composedContains(hit, inside));
@@ -135,6 +145,7 @@
       (current.element.localName === 'label' && !!current.element.control && path.includes(current.element.control));
     if (onTarget && !current.blocked) {
       current.passed.push(event.type);
+      current.complete = completes;
       return;
     }
     current.blocked ??= { hit: hit ? hitName(hit) : 'nothing', types: [] };

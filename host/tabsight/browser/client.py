@@ -212,7 +212,8 @@ class BrowserClient:
         annotation: tuple[str, int] | None = None, annotated_selector: bool = False,
         point: tuple[float, float] | None = None, viewport: dict[str, int] | None = None,
         text: str | None = None, value: str | None = None, key: str | None = None, clear: bool = False,
-        submit: bool = False, delta_x: int = 0, delta_y: int = 0,
+        submit: bool = False, delta_x: int = 0, delta_y: int = 0, button: str = "left", click_count: int = 1,
+        modifiers: list[str] | None = None,
     ) -> dict[str, Any]:
         """An input action on the element ``selector`` matches, or on the one a label marked (``annotation``:
         the annotation's id and the label's number; in ``document``), or at ``point``: what it did and what
@@ -224,6 +225,8 @@ class BrowserClient:
             "tab_id": tab_id, "action": action, "selector": selector,
             "clear": clear, "submit": submit, "delta_x": delta_x, "delta_y": delta_y,
         }
+        if button != "left" or click_count != 1 or modifiers:  # a plain click's request stays as it was
+            request.update(button=button, click_count=click_count, modifiers=modifiers or [])
         if document is not None:
             request["document"] = document
         if annotation is not None:

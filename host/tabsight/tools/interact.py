@@ -36,6 +36,8 @@ NEEDS = {"navigate": ("url",), "type": ("text",), "select": ("value",), "press":
 TARGETED = {"click", "hover", "select"}
 MAY_TARGET = {"type", "press", "scroll"}
 DEFAULT_TIMEOUT = {"navigate": 30_000, "wait_for": 5_000}
+#: keys a click may hold; ControlOrMeta is Meta on macOS and Control elsewhere (select-many, open in a new tab)
+Modifier = Literal["Alt", "Control", "Meta", "Shift", "ControlOrMeta"]
 
 
 class CdpStep(Params):
@@ -45,7 +47,8 @@ class CdpStep(Params):
 
 class InteractParams(Params):
     action: Action = Field(
-        description="navigate: load url and wait for it. click / hover: the target. type: text into the target "
+        description="navigate: load url and wait for it. click / hover: the target (click: any button, double or "
+        "triple, with modifier keys held). type: text into the target "
         "(or the focused element): keys into text fields, contenteditable and code editors (Ace, CodeMirror, "
         "Monaco); the whole value of date, time, month, week, datetime-local, color, range and number inputs, in "
         "their format (2024-05-01, 13:45, 2024-05, 2024-W18, 2024-05-01T13:45, #ff0000, a number); the answer's "
@@ -74,6 +77,13 @@ class InteractParams(Params):
         default=None, max_length=1000, description="select: the option's value or its text (an ARIA option's name)."
     )
     key: str | None = Field(default=None, min_length=1, max_length=100, description="press: e.g. Enter, Control+A.")
+    button: Literal["left", "right", "middle"] = Field(
+        default="left", description="click: the mouse button (right opens a context menu, middle a link's new tab)."
+    )
+    click_count: int = Field(default=1, ge=1, le=3, description="click: 2 double-clicks, 3 triple-clicks.")
+    modifiers: list[Modifier] = Field(
+        default=[], max_length=4, description="click: keys held down during it, e.g. [\"Shift\"] or [\"ControlOrMeta\"]."
+    )
     delta_x: int = Field(default=0, ge=-100_000, le=100_000, description="scroll: px to the right (negative: left).")
     delta_y: int = Field(default=0, ge=-100_000, le=100_000, description="scroll: px down (negative: up).")
     timeout: int | None = Field(
@@ -130,6 +140,11 @@ class InteractParams(Params):
             raise ValueError("action 'wait_for' needs one of 'selector' or 'text'")
         if self.action == "execute" and self.script is None and not self.cdp:
             raise ValueError("action 'execute' needs 'script', 'cdp', or both")
+        if self.action != "click":
+            clicking = [name for name, default in (("button", "left"), ("click_count", 1), ("modifiers", []))
+                        if getattr(self, name) != default]
+            if clicking:
+                raise ValueError(f"'{clicking[0]}' is for action 'click' only, not '{self.action}'")
         if self.action == "dialog" and targets:
             raise ValueError("action 'dialog' takes no target: it answers the tab's open dialog")
         if self.action in ("navigate", "wait_for", "execute") and (self.label is not None or self.x is not None):
@@ -184,6 +199,7 @@ async def interact(session: Session, params: InteractParams, response: Response)
             viewport=session.screenshots.viewport_of(client.id, tab_id) if params.x is not None else None,
             text=params.text, value=params.value, key=params.key, clear=params.clear, submit=params.submit,
             delta_x=params.delta_x, delta_y=params.delta_y,
+            button=params.button, click_count=params.click_count, modifiers=params.modifiers,
         )
     except BrowserError as exc:
         if exc.code == Code.STALE_LABEL and marked:
