@@ -238,7 +238,10 @@ async function aimAndPress(tabId, action, selector, point, viewport, clickPress,
     // a miss after the check: the press made the page move it (the guard held the events back)
     const missed = outcome.missed ?? (report?.blocked ? { ...report.blocked, when: 'press' } : null);
     if (!missed) {
-      const did = `${press ? clickName(press) : action} at ${where}${moved ? ` (${movedNote(moved)})` : ''}`;
+      const notes = [moved && movedNote(moved),
+        report?.browser_menu_kept_closed && "the page opened no menu of its own, and the browser's was kept closed"];
+      const said = notes.filter(Boolean).join('; ');
+      const did = `${press ? clickName(press) : action} at ${where}${said ? ` (${said})` : ''}`;
       return selector ? { did, target } : { did, target, received: report?.received ?? null };
     }
     if (attempt === 1) {

@@ -17,7 +17,7 @@ import { execute } from './execute.js';
 import { noteActivity } from './identity.js';
 import { pageInfo, pageOutline } from './page.js';
 import { captureUrl } from './owned.js';
-import { listTabs, navigateTab } from './tabs.js';
+import { closeTab, historyTab, listTabs, navigateTab, openTab } from './tabs.js';
 import { reviveStartupTabs } from './startup-tabs.js';
 import { startTelemetry } from './telemetry.js';
 import { setViewport } from './viewport.js';
@@ -29,6 +29,9 @@ const methods = {
   ping: async () => ({}),
   'tabs.list': listTabs,
   'tab.navigate': acting(guarded(navigateTab, { refuse: false })),
+  'tab.history': acting(guarded(historyTab, { refuse: false })),
+  'tab.open': openTab,
+  'tab.close': closeTab,
   'page.info': guarded(pageInfo, { refuse: 'crashed' }),
   'page.outline': guarded(pageOutline),
   capture: guarded(captureTab),

@@ -109,15 +109,15 @@ export async function withDebugger(tabId, fn, { detach = 'idle' } = {}) {
 
 // As withDebugger, but runs `fn` unattached where Chrome refuses to attach
 // (browser pages such as chrome://newtab, or another debugger's tab), or
-// where the user has cancelled tabsight's debugging.
+// where the user has cancelled tabsight's debugging; `fn(attached)` is told which.
 export async function withDebuggerIfAllowed(tabId, fn) {
   let entry;
   try {
     entry = await acquire(tabId);
   } catch {
-    return fn();
+    return fn(false);
   }
-  return runAttached(tabId, entry, fn, idleDetachMs());
+  return runAttached(tabId, entry, () => fn(true), idleDetachMs());
 }
 
 async function runAttached(tabId, entry, fn, detachDelayMs) {

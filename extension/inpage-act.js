@@ -93,8 +93,10 @@
       expiry: setTimeout(() => disarm(id), GUARD_MAX_MS),
     };
     current.listener = (event) => intercept(current, event);
+    current.menuListener = (event) => keepBrowserMenuClosed(current, event);
     for (const win of windows) {
       for (const type of GUARDED.click) win.addEventListener(type, current.listener, { capture: true, passive: false });
+      win.addEventListener('contextmenu', current.menuListener);
     }
     guard = current;
     if (found.x !== undefined) lastAim = { x: found.x, y: found.y };
@@ -154,6 +156,17 @@
     event.stopImmediatePropagation();
   }
 
+  // A right click the page leaves to the browser (no menu of its own) would
+  // open Chrome's context menu: a window of the browser's that an agent can
+  // neither see in a screenshot nor operate, left open on the user's screen.
+  // Once the page's own listeners have had the event (this one listens last,
+  // in the bubble phase of the window), the browser's menu is kept closed.
+  function keepBrowserMenuClosed(current, event) {
+    if (!event.isTrusted || event.defaultPrevented || current.completes.type !== 'contextmenu') return;
+    event.preventDefault();
+    current.browserMenuKept = true;
+  }
+
   // A move event of the top window at the point the last action (or the try
   // before this one) left the pointer, not at this one's: the hover update
   // Chrome sends for the pointer's place when the page changes under it (an
@@ -188,6 +201,7 @@
     clearTimeout(current.expiry);
     for (const win of current.windows) {
       for (const type of GUARDED.click) win.removeEventListener(type, current.listener, { capture: true });
+      win.removeEventListener('contextmenu', current.menuListener);
     }
     const { element, x, y, blocked } = current;
     return {
@@ -197,6 +211,7 @@
         ...blocked, now: hitName(deepElementFromPoint(x, y) ?? document.documentElement), gone: !element.isConnected,
       },
       received: current.received ? describe(current.received) : null,
+      browser_menu_kept_closed: current.browserMenuKept === true,
     };
   }
 

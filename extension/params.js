@@ -7,10 +7,10 @@ function describe(value) {
   return value === undefined ? 'nothing' : JSON.stringify(value);
 }
 
-export function tabIdParam(params) {
-  const value = params.tab_id;
+export function tabIdParam(params, name = 'tab_id') {
+  const value = params[name];
   if (!Number.isInteger(value) || value < 0) {
-    throw badRequest(`Invalid tab_id: ${describe(value)} (allowed: a tab id, an integer >= 0)`);
+    throw badRequest(`Invalid ${name}: ${describe(value)} (allowed: a tab id, an integer >= 0)`);
   }
   return value;
 }

@@ -1,16 +1,18 @@
-// The `tabs.list` and `tab.navigate` methods.
+// The `tabs.list`, `tab.navigate`, `tab.history`, `tab.open` and `tab.close` methods.
 
-import { withDebuggerIfAllowed } from './cdp.js';
+import { send, withDebuggerIfAllowed } from './cdp.js';
 import { leavingPage } from './dialogs.js';
 import { Code, TabsightError } from './errors.js';
 import { ownedWindowIds } from './owned.js';
-import { intParam, tabIdParam, urlParam } from './params.js';
+import { enumParam, intParam, tabIdParam, urlParam } from './params.js';
 import { tabUrl } from './restricted.js';
 
 const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
 const MAX_NAVIGATION_TIMEOUT_MS = 600_000;
 // webRequest does not see other schemes (file:, about:); they have no HTTP status.
 const HAS_HTTP_STATUS = /^https?:/;
+// How long a new tab's about:blank may take to load.
+const BLANK_LOAD_MS = 2000;
 
 export async function listTabs() {
   const [tabs, focusedTabId, debugged] = await Promise.all([
@@ -65,11 +67,105 @@ export async function navigateTab(params, signal) {
   await chrome.tabs.get(tabId); // fail with no_tab before touching anything
   signal.throwIfAborted();
 
-  // Attached for the load: a dialog the new page opens meanwhile is answered
-  // by the tab's policy (dialogs.js), and leaving the old page is never
-  // held up by its beforeunload: the agent asked to go.
+  return loadInTab(tabId, `Navigation to ${url}`, () => startNavigation(tabId, url), timeoutMs, signal);
+}
+
+// back, forward and reload, each waited for as a navigation is. A page the
+// browser restores from its back/forward cache comes with no HTTP status.
+//
+// back and forward go to the neighbouring entry of the tab's history through
+// the debugger (Page.navigateToHistoryEntry, as Playwright does):
+// chrome.tabs.goBack skips, as the back button does, every entry whose page
+// was left without a user's gesture, which is every page an agent navigated
+// away from ("Cannot find a next page in history"). Unattached (the user
+// cancelled the debugging bar, a browser page) it is the back button's way.
+const HISTORY = {
+  back: { what: 'Going back', step: -1, unattached: (tabId) => chrome.tabs.goBack(tabId), none: 'no page to go back to' },
+  forward: {
+    what: 'Going forward', step: 1, unattached: (tabId) => chrome.tabs.goForward(tabId), none: 'no page to go forward to',
+  },
+  reload: { what: 'Reloading', unattached: (tabId) => chrome.tabs.reload(tabId) },
+};
+
+export async function historyTab(params, signal) {
+  const tabId = tabIdParam(params);
+  const direction = enumParam(params, 'direction', Object.keys(HISTORY));
+  const timeoutMs = intParam(params, 'timeout_ms', 1, MAX_NAVIGATION_TIMEOUT_MS, DEFAULT_NAVIGATION_TIMEOUT_MS);
+  await chrome.tabs.get(tabId);
+  signal.throwIfAborted();
+  const { what, step, unattached, none } = HISTORY[direction];
+  const noEntry = () => new TabsightError(Code.NAVIGATION_FAILED, `${what} failed: tab ${tabId} has ${none}`);
+  const begin = async (attached) => {
+    if (attached && step) {
+      const { currentIndex, entries } = await send(tabId, 'Page.getNavigationHistory', {}, signal);
+      const entry = entries[currentIndex + step];
+      if (!entry) throw noEntry();
+      await send(tabId, 'Page.navigateToHistoryEntry', { entryId: entry.id }, signal);
+      return;
+    }
+    try {
+      await unattached(tabId);
+    } catch (err) {
+      if (/Cannot find a next page in history/.test(err.message)) throw noEntry();
+      throw err;
+    }
+  };
+  return loadInTab(tabId, what, begin, timeoutMs, signal);
+}
+
+// A new tab in the background: in the window of `opener_tab_id` (the tab the
+// agent works on), right after it, never made active, so the user's focus and
+// tabs stay as they were. With a url, it is loaded as `tab.navigate` loads one.
+export async function openTab(params, signal) {
+  const openerId = params.opener_tab_id === undefined ? null : tabIdParam(params, 'opener_tab_id');
+  const url = params.url === undefined ? null : urlParam(params, 'url');
+  const timeoutMs = intParam(params, 'timeout_ms', 1, MAX_NAVIGATION_TIMEOUT_MS, DEFAULT_NAVIGATION_TIMEOUT_MS);
+  const opener = openerId === null ? null : await chrome.tabs.get(openerId);
+  const place = opener && !ownedWindowIds.has(opener.windowId) ? { windowId: opener.windowId, index: opener.index + 1 } : {};
+  let tab;
+  try {
+    tab = await chrome.tabs.create({ url: 'about:blank', active: false, ...place });
+  } catch {
+    // no normal window to put it in (the user closed them all): one of its own, unfocused
+    const window = await chrome.windows.create({ url: 'about:blank', focused: false, type: 'normal' });
+    tab = window.tabs[0];
+  }
+  // Its about:blank is still loading as tabs.create answers; a navigation started meanwhile is at times
+  // replaced by that commit, or replaces it and never completes (seen in a headed browser): it waits first.
+  const until = performance.now() + BLANK_LOAD_MS;
+  while ((await chrome.tabs.get(tab.id)).status === 'loading' && performance.now() < until) {
+    await new Promise((resolve) => { setTimeout(resolve, 10); });
+  }
+  if (url === null) return { tab_id: tab.id, url: 'about:blank', title: '', status: null };
+  try {
+    return { tab_id: tab.id, ...await navigateTab({ tab_id: tab.id, url, timeout_ms: timeoutMs }, signal) };
+  } catch (err) {
+    // a tab nobody knows the id of would be left behind: it goes again, and the error says so
+    await chrome.tabs.remove(tab.id).catch(() => {});
+    if (err instanceof TabsightError) err.message += ' (the new tab was closed again)';
+    throw err;
+  }
+}
+
+// Closes a tab and resolves once it is gone.
+export async function closeTab(params) {
+  const tabId = tabIdParam(params);
+  const tab = await chrome.tabs.get(tabId);
+  const others = await chrome.tabs.query({ windowType: 'normal' });
+  if (!others.some((other) => other.id !== tabId && !ownedWindowIds.has(other.windowId))) {
+    throw new TabsightError(Code.BAD_REQUEST,
+      `Tab ${tabId} is the browser's last tab: closing it would end the browser; open another tab first`);
+  }
+  await chrome.tabs.remove(tabId);
+  return { closed: tabId, url: tabUrl(tab), title: tab.title ?? '' };
+}
+
+// Starts a load (`start(attached)`) and waits for it, attached where allowed: a dialog the new page
+// opens meanwhile is answered by the tab's policy (dialogs.js), and leaving
+// the old page is never held up by its beforeunload: the agent asked to go.
+async function loadInTab(tabId, what, start, timeoutMs, signal) {
   const httpStatus = await withDebuggerIfAllowed(tabId,
-    () => leavingPage(tabId, () => navigateAndWait(tabId, url, timeoutMs, signal)));
+    (attached) => leavingPage(tabId, () => waitForLoad(tabId, what, () => start(attached), timeoutMs, signal)));
   const tab = await chrome.tabs.get(tabId);
   const finalUrl = tabUrl(tab);
   return {
@@ -92,9 +188,10 @@ async function startNavigation(tabId, url) {
   }
 }
 
-// Navigates and resolves, once the tab has finished loading, with the HTTP
-// status of the last main-frame response (null if none was seen).
-async function navigateAndWait(tabId, url, timeoutMs, signal) {
+// Starts a load and resolves, once the tab has finished loading, with the
+// HTTP status of the last main-frame response (null if none was seen). `what`
+// names the load in errors ("Navigation to URL", "Going back").
+async function waitForLoad(tabId, what, start, timeoutMs, signal) {
   let succeed;
   let fail;
   const finished = new Promise((resolve, reject) => {
@@ -117,7 +214,7 @@ async function navigateAndWait(tabId, url, timeoutMs, signal) {
     if (details.error === 'net::ERR_ABORTED') {
       abortedError = details.error;
     } else {
-      fail(new TabsightError(Code.NAVIGATION_FAILED, `Navigation to ${url} failed: ${details.error}`));
+      fail(new TabsightError(Code.NAVIGATION_FAILED, `${what} failed: ${details.error}`));
     }
   };
   const onUpdated = (updatedTabId, change, tab) => {
@@ -126,7 +223,7 @@ async function navigateAndWait(tabId, url, timeoutMs, signal) {
     // going through "loading", so a url change on a complete tab also counts.
     if (change.status !== 'complete' && !(change.url && tab.status === 'complete')) return;
     if (abortedError) {
-      fail(new TabsightError(Code.NAVIGATION_FAILED, `Navigation to ${url} failed: ${abortedError}`));
+      fail(new TabsightError(Code.NAVIGATION_FAILED, `${what} failed: ${abortedError}`));
     } else {
       succeed(httpStatus);
     }
@@ -147,7 +244,7 @@ async function navigateAndWait(tabId, url, timeoutMs, signal) {
   chrome.tabs.onRemoved.addListener(onRemoved);
   signal.addEventListener('abort', onAbort);
   try {
-    await startNavigation(tabId, url);
+    await start();
     return await finished;
   } finally {
     clearTimeout(timer);

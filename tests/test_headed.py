@@ -112,6 +112,34 @@ async def test_a_minimized_window_answers_and_stays_minimized(desktop, headed):
     assert await active_tab(client) == tab
 
 
+async def test_a_tab_opened_and_closed_behind_another_application_changes_nothing_the_user_sees(desktop, headed, site):
+    client, _window = headed
+    tab = await active_tab(client)
+    cover = desktop.cover()
+    try:
+        opened = payload(await timed(client, "interact", {"action": "open_tab", "url": site.url("/other.html")}))
+        assert opened["tracked"]["tab_id"] == opened["tab_id"] != tab
+        assert await active_tab(client) == tab, "the new tab was brought to the front"
+        assert desktop.top_window() == cover, "the browser came up over the application in front"
+        payload(await timed(client, "interact", {"action": "navigate", "url": site.url("/index.html")}))
+        back = payload(await timed(client, "interact", {"action": "back"}))
+        assert back["title"] == "Other page"
+        closed = payload(await timed(client, "interact", {"action": "close_tab"}))
+        assert closed["closed"] == opened["tab_id"] and closed["tracked"]["tab_id"] == tab
+        assert await active_tab(client) == tab and desktop.top_window() == cover
+    finally:
+        desktop.uncover()
+
+
+async def test_a_right_click_leaves_no_browser_menu_open_on_the_users_screen(desktop, headed):
+    client, _window = headed
+    popups = set(desktop.popups())
+    clicked = payload(await timed(client, "interact", {"action": "click", "selector": "#press", "button": "right"}))
+    assert "the browser's was kept closed" in clicked["did"]
+    await anyio.sleep(0.5)  # a menu would be up by now
+    assert set(desktop.popups()) == popups, "Chrome's context menu opened on the user's screen"
+
+
 @pytest.mark.parametrize("covered", [False, True], ids=["in-front", "behind-another-application"])
 async def test_full_page_and_element_screenshots_leave_the_page_its_scrollbar(desktop, headed, site, covered):
     """A capture beyond the viewport left a headed Chromium's page without its scrollbar until it was reloaded

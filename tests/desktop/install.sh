@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The desktop tests/test_headed.py runs a headed Chromium on: an X server without a screen (Xvfb),
 # a window manager (openbox) and the X tools the tests use to cover, minimize and inspect windows
-# (xdotool, and xmessage, xprop from x11-utils), and scrot to look at the screen as the user sees it. Debian packages, installed with apt-get when
+# (xdotool, and xmessage, xprop, xwininfo from x11-utils), and scrot to look at the screen as the user sees it. Debian packages, installed with apt-get when
 # missing and we can (root or passwordless sudo). Prints one line saying what it did; exits
 # non-zero when they are missing and could not be installed.
 set -euo pipefail

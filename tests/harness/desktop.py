@@ -105,6 +105,18 @@ class Desktop:
         windows = [int(w.strip(), 16) for w in stacking.split(",") if w.strip().startswith("0x")]
         return windows[-1] if windows else None
 
+    def popups(self) -> list[int]:
+        """Viewable windows no window manager handles (menus, tooltips): override-redirect top-level ones."""
+        tree = self._x("xwininfo", "-root", "-children").stdout
+        found = []
+        for line in tree.splitlines():
+            if line.strip().startswith("0x"):
+                window = line.split()[0]
+                info = self._x("xwininfo", "-id", window).stdout
+                if "Override Redirect State: yes" in info and "Map State: IsViewable" in info:
+                    found.append(int(window, 16))
+        return found
+
     def window_state(self, window: int) -> str | None:
         """Normal, Iconic (minimized) or Withdrawn; None for a window that is not a managed top-level one."""
         out = self._x("xprop", "-id", str(window), "WM_STATE").stdout

@@ -130,6 +130,24 @@ class BrowserClient:
         return await self._ask(Method.TAB_NAVIGATE, {"tab_id": tab_id, "url": url, "timeout_ms": timeout_ms},
                                timeout_ms / 1000 + MARGIN)
 
+    async def history(self, tab_id: int, direction: str, timeout_ms: int = 30_000) -> dict[str, Any]:
+        """back, forward or reload, waited for as ``navigate`` is: ``{url, title, status}``."""
+        request = {"tab_id": tab_id, "direction": direction, "timeout_ms": timeout_ms}
+        return await self._ask(Method.TAB_HISTORY, request, timeout_ms / 1000 + MARGIN)
+
+    async def open_tab(self, opener_tab_id: int | None, url: str | None, timeout_ms: int = 30_000) -> dict[str, Any]:
+        """A new background tab beside ``opener_tab_id``, loading ``url`` if given: ``{tab_id, url, title, status}``."""
+        request: dict[str, Any] = {"timeout_ms": timeout_ms}
+        if opener_tab_id is not None:
+            request["opener_tab_id"] = opener_tab_id
+        if url is not None:
+            request["url"] = url
+        return await self._ask(Method.TAB_OPEN, request, timeout_ms / 1000 + MARGIN)
+
+    async def close_tab(self, tab_id: int) -> dict[str, Any]:
+        """``{closed, url, title}``; refused for the browser's last tab."""
+        return await self._ask(Method.TAB_CLOSE, {"tab_id": tab_id}, QUICK)
+
     async def set_viewport(self, tab_id: int, width: int, height: int) -> dict[str, Any]:
         return await self._ask(Method.SET_VIEWPORT, {"tab_id": tab_id, "width": width, "height": height}, QUICK)
 

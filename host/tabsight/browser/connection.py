@@ -120,6 +120,8 @@ class BrowserConnection:
         self._fitted: embedded.EmbeddedBrowser | None = None
         #: ... and that work, while it runs: a call on a tab waits for it
         self._fitting: asyncio.Future | None = None
+        #: tabs this session opened (open_tab): (profile, browser run, tab id); close_tab closes them unnamed
+        self._opened: set[tuple[str, str, int]] = set()
         #: one started ahead of this session's first call and ended with the session unused (see ``aclose``)
         self._unused: embedded.EmbeddedBrowser | None = None
         #: sockets of embedded browsers' hosts, seen while looking for the user's browser
@@ -397,6 +399,35 @@ class BrowserConnection:
             self.tracked = TrackedTab(chosen.profile_id, tab_id, _browser_run(chosen), chosen=True)
             self._last_profile = chosen.profile_id
         return {"browser": chosen.hello.host_id, "tab_id": tab_id, "url": tab.get("url"), "title": tab.get("title")}
+
+    async def open_tab(self, url: str | None, timeout_ms: int) -> dict[str, Any]:
+        """A new background tab beside the tracked one (the user's focus stays where it is), loading ``url`` if
+        given; the session tracks it from now on. ``{tab_id, url, title, status}``."""
+        client, opener = await self.tab()
+        opened = await client.open_tab(opener, url, timeout_ms)
+        self.tracked = TrackedTab(client.transport.profile_id, opened["tab_id"], _browser_run(client.transport),
+                                  chosen=True)
+        self._opened.add((client.transport.profile_id, _browser_run(client.transport), opened["tab_id"]))
+        return opened
+
+    async def close_tab(self, tab_id: int | None) -> dict[str, Any]:
+        """Close ``tab_id``, or else the tracked tab if this session opened it (the user's own tabs close only
+        when named); when it was the tracked one, the session follows the browser's focused tab again.
+        ``{closed, url, title}``."""
+        client, tracked = await self.tab()
+        link = client.transport
+        if tab_id is None:
+            if (link.profile_id, _browser_run(link), tracked) not in self._opened:
+                raise ToolError(
+                    f"The tracked tab ({tracked}) was not opened by this session: pass its tab_id to close it "
+                    "(observe({what:'tabs'}) lists them)."
+                )
+            tab_id = tracked
+        closed = await client.close_tab(tab_id)
+        self._opened.discard((link.profile_id, _browser_run(link), tab_id))
+        if tab_id == tracked:
+            self.tracked = None  # the browser's focused tab, from the next call on
+        return closed
 
     @contextlib.asynccontextmanager
     async def _every_browser(self):

@@ -28,14 +28,21 @@ from .response import Response
 
 log = logging.getLogger("tabsight.interact")
 
-Action = Literal["navigate", "click", "type", "select", "hover", "press", "scroll", "wait_for", "execute", "dialog"]
+Action = Literal[
+    "navigate", "back", "forward", "reload", "open_tab", "close_tab",
+    "click", "type", "select", "hover", "press", "scroll", "wait_for", "execute", "dialog",
+]
 
 #: what each action needs besides its target
 NEEDS = {"navigate": ("url",), "type": ("text",), "select": ("value",), "press": ("key",)}
 #: actions that must have a target, and those that may have one
 TARGETED = {"click", "hover", "select"}
 MAY_TARGET = {"type", "press", "scroll"}
-DEFAULT_TIMEOUT = {"navigate": 30_000, "wait_for": 5_000}
+#: actions that load a page, and wait for it as navigate does
+LOADS = ("navigate", "back", "forward", "reload", "open_tab")
+#: actions on the browser's history and tabs: no element to target
+UNTARGETED = {*LOADS, "close_tab", "wait_for", "execute", "dialog"}
+DEFAULT_TIMEOUT = {**dict.fromkeys(LOADS, 30_000), "wait_for": 5_000}
 #: keys a click may hold; ControlOrMeta is Meta on macOS and Control elsewhere (select-many, open in a new tab)
 Modifier = Literal["Alt", "Control", "Meta", "Shift", "ControlOrMeta"]
 
@@ -47,7 +54,10 @@ class CdpStep(Params):
 
 class InteractParams(Params):
     action: Action = Field(
-        description="navigate: load url and wait for it. click / hover: the target (click: any button, double or "
+        description="navigate: load url and wait for it. back / forward / reload: the tab's history, waited for "
+        "as navigate is. open_tab: a new tab in the background (url optional; the user's focus stays), tracked from "
+        "then on. close_tab: tab_id, or the tracked tab if this session opened it; the answer says which tab is "
+        "tracked then. click / hover: the target (click: any button, double or "
         "triple, with modifier keys held). type: text into the target "
         "(or the focused element): keys into text fields, contenteditable and code editors (Ace, CodeMirror, "
         "Monaco); the whole value of date, time, month, week, datetime-local, color, range and number inputs, in "
@@ -66,7 +76,9 @@ class InteractParams(Params):
     )
     x: float | None = Field(default=None, ge=0, description="Target: a point, CSS px from the viewport's left.")
     y: float | None = Field(default=None, ge=0, description="Target: a point, CSS px from the viewport's top.")
-    url: str | None = Field(default=None, min_length=1, max_length=8192, description="navigate: where to.")
+    url: str | None = Field(
+        default=None, min_length=1, max_length=8192, description="navigate: where to. open_tab: what to load."
+    )
     text: str | None = Field(
         default=None, max_length=100_000,
         description="type: what to type (a value-taking input's whole value). wait_for: text to wait for.",
@@ -82,13 +94,15 @@ class InteractParams(Params):
     )
     click_count: int = Field(default=1, ge=1, le=3, description="click: 2 double-clicks, 3 triple-clicks.")
     modifiers: list[Modifier] = Field(
-        default=[], max_length=4, description="click: keys held down during it, e.g. [\"Shift\"] or [\"ControlOrMeta\"]."
+        default=[], max_length=4,
+        description="click: keys held down during it, e.g. [\"Shift\"] or [\"ControlOrMeta\"].",
     )
     delta_x: int = Field(default=0, ge=-100_000, le=100_000, description="scroll: px to the right (negative: left).")
     delta_y: int = Field(default=0, ge=-100_000, le=100_000, description="scroll: px down (negative: up).")
     timeout: int | None = Field(
         default=None, ge=0, le=120_000,
-        description="ms: navigate 1000-120000 (default 30000); wait_for (default 5000). Many clients give up on a "
+        description="ms: navigate, back, forward, reload and open_tab 1000-120000 (default 30000); wait_for "
+        "(default 5000). Many clients give up on a "
         "call at 60 s: for longer, wait in steps.",
     )
     script: str | None = Field(
@@ -147,10 +161,14 @@ class InteractParams(Params):
                 raise ValueError(f"'{clicking[0]}' is for action 'click' only, not '{self.action}'")
         if self.action == "dialog" and targets:
             raise ValueError("action 'dialog' takes no target: it answers the tab's open dialog")
-        if self.action in ("navigate", "wait_for", "execute") and (self.label is not None or self.x is not None):
+        if self.action in UNTARGETED - {"wait_for", "execute"} and targets:
+            raise ValueError(f"action '{self.action}' takes no target ({targets[0]}): it acts on the tab")
+        if self.action in ("wait_for", "execute") and (self.label is not None or self.x is not None):
             raise ValueError(f"action '{self.action}' takes no label or x/y")
-        if self.action == "navigate" and self.timeout is not None and self.timeout < 1000:
-            raise ValueError(f"'timeout' is {self.timeout}; allowed range for navigate: 1000 to 120000")
+        if self.action in LOADS and self.timeout is not None and self.timeout < 1000:
+            raise ValueError(f"'timeout' is {self.timeout}; allowed range for {self.action}: 1000 to 120000")
+        if self.action == "open_tab" and self.tab_id is not None:
+            raise ValueError("action 'open_tab' takes no tab_id: the new tab opens beside the tracked one")
         return self
 
 
@@ -163,6 +181,15 @@ async def interact(session: Session, params: InteractParams, response: Response)
         response.result = {"action": "dialog", "tab_id": tab_id, **answer}
         return
     timeout = params.timeout if params.timeout is not None else DEFAULT_TIMEOUT.get(params.action, 0)
+    if params.action in ("open_tab", "close_tab"):
+        return await _tabs(session, params, timeout, response)
+    if params.action in ("back", "forward", "reload"):
+        client, tab_id = await session.browsers.tab(params.tab_id, acting=True)
+        with phase(f"waiting for the tab to {'reload' if params.action == 'reload' else 'go ' + params.action}",
+                   bound=timeout / 1000):
+            result = await client.history(tab_id, params.action, timeout)
+        response.result = {"action": params.action, "tab_id": tab_id, **result}
+        return
     if params.action in ("navigate", "wait_for"):
         client, tab_id = await session.browsers.tab(params.tab_id)
         if params.action == "navigate":
@@ -210,6 +237,21 @@ async def interact(session: Session, params: InteractParams, response: Response)
     response.result = {"action": params.action, **({"label": label.number} if label else {}), **result}
 
 
+async def _tabs(session: Session, params: InteractParams, timeout: int, response: Response) -> None:
+    """open_tab and close_tab; the answer says which tab the session tracks afterwards."""
+    if params.action == "open_tab":
+        with phase(f"waiting for {params.url} to load in a new tab" if params.url else "opening a tab",
+                   bound=timeout / 1000):
+            result = await session.browsers.open_tab(params.url, timeout)
+    else:
+        result = await session.browsers.close_tab(params.tab_id)
+    client, tracked = await session.browsers.tab()
+    now = result if result.get("tab_id") == tracked else next(
+        (tab for tab in (await client.tabs())["tabs"] if tab["id"] == tracked), {})
+    response.result = {"action": params.action, **result,
+                       "tracked": {"tab_id": tracked, "url": now.get("url"), "title": now.get("title")}}
+
+
 async def _execute(session: Session, params: InteractParams, response: Response) -> None:
     """Runs the script and steps; every Page.captureScreenshot result becomes an attached image, its data in
     the text replaced by a reference, and (with TABSIGHT_SCREENSHOT_DIR) a file."""
@@ -254,10 +296,11 @@ def _stale(label: Label, why: str, by_selector: bool = False) -> str:
 
 TOOL = Tool(
     name="interact",
-    description="Act on the tracked tab: navigate, click, type, select, hover, press, scroll, wait_for, execute, "
-    "dialog. Target an element by label (from observe's annotated screenshot), selector, or x/y. Reports what it "
-    "did and what changed (URL, title, DOM, dialogs answered). execute runs a script and/or CDP steps; screenshots "
-    "they take come back as images. dialog answers an open alert/confirm/prompt.",
+    description="Act on the tracked tab: navigate, back, forward, reload, open_tab, close_tab, click, type, select, "
+    "hover, press, scroll, wait_for, execute, dialog. Target an element by label (from observe's annotated "
+    "screenshot), selector, or x/y. Reports what it did and what changed (URL, title, DOM, dialogs answered). "
+    "execute runs a script and/or CDP steps; screenshots they take come back as images. dialog answers an open "
+    "alert/confirm/prompt.",
     params=InteractParams,
     handler=interact,
 )
