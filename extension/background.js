@@ -14,6 +14,7 @@ import {
 import { findElements } from './discovery.js';
 import { noteAction } from './frames.js';
 import { execute } from './execute.js';
+import { networkDetail } from './network.js';
 import { noteActivity } from './identity.js';
 import { pageInfo, pageOutline } from './page.js';
 import { captureUrl } from './owned.js';
@@ -44,6 +45,7 @@ const methods = {
   'dialog.answer': acting(answerDialog),
   'dialog.policy': setDialogPolicy,
   'debugger.allow': async () => allowAgain(),
+  'network.detail': networkDetail,
 };
 
 // A method that changes the page: a screenshot after it must show the page

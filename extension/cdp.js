@@ -39,6 +39,8 @@ const BAR_LINGER_MS = 5000;
 const BAR_ARRIVAL_MS = 1500;
 const BAR_STEADY_MS = 100;
 const POLL_MS = 20;
+// What Chrome may hold of response bodies while attached, per tab and per response (bytes).
+const NETWORK_BUFFERS = { maxTotalBufferSize: 20_000_000, maxResourceBufferSize: 5_000_000 };
 
 // tabId -> { users, attached: Promise<void>, detached: Promise<void> | null, idleTimer, focusEmulation }
 const attachments = new Map();
@@ -236,6 +238,9 @@ async function attach(tabId, entry, barUp) {
   // Dialogs that open while attached are reported (and answerable) only with
   // the Page domain on. Not awaited: behind an open dialog it never answers.
   chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
+  // Chrome keeps response bodies only for requests the Network domain saw, and only while attached:
+  // network.js reads the ones an agent may ask about as they finish.
+  chrome.debugger.sendCommand({ tabId }, 'Network.enable', NETWORK_BUFFERS).catch(() => {});
   await syncFocusEmulation(tabId, entry);
   if (before !== null) await settleBar(tabId, before);
 }

@@ -79,7 +79,7 @@ async function evaluate(tabId, script, timeoutMs, maxChars, signal) {
 
 // A page decides how much its script returns: past maxChars of JSON, the
 // answer carries the start of it and its full length (the front cuts finer).
-function cut(value, maxChars) {
+export function cut(value, maxChars) {
   const json = typeof value === 'string' ? value : JSON.stringify(value);
   if (json === undefined || json.length <= maxChars) return value;
   return `${json.slice(0, maxChars)}… [truncated: ${json.length} chars]`;

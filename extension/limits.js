@@ -12,3 +12,5 @@ export const MAX_COOKIES = 50;
 export const MAX_TILE_SIDE = 8000;
 // CDP steps one page.execute may run.
 export const MAX_CDP_STEPS = 50;
+// The most characters of a request's body network.detail gives.
+export const MAX_BODY_CHARS = 50_000;

@@ -4,12 +4,15 @@ Routes beyond the static files in pages/: ``/status/N`` answers status N,
 ``/slow?ms=N`` answers after N milliseconds, ``/tall?h=N`` is a page exactly
 N px high (a red-to-blue gradient), ``/gate`` is green for a request carrying
 the cookie ``session=ok-...`` and red otherwise, ``/set-cookie?name=N&value=V``
-sets a cookie, ``/greet?name=N&colour=C`` greets N. Every request's path and headers are kept in ``Site.requests``.
+sets a cookie, ``/greet?name=N&colour=C`` greets N, ``/text?chars=N`` is N characters of plain text,
+``/binary`` a few bytes of PNG; a POST to ``/echo`` answers JSON with the length of what it received, a
+secret-looking field and a Set-Cookie. Every request's path and headers are kept in ``Site.requests``.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import threading
 import time
 from functools import partial
@@ -19,6 +22,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 PAGES = Path(__file__).parent / "pages"
+#: /binary's answer: a PNG signature and bytes that are no UTF-8
+BINARY = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
 
 
 class Handler(SimpleHTTPRequestHandler):
@@ -54,17 +59,32 @@ class Handler(SimpleHTTPRequestHandler):
         if parts.path == "/greet":
             name, colour = html.escape(query.get("name", "")), html.escape(query.get("colour", ""))
             return self._html(200, f"<title>Welcome</title><h1>Hello {name}</h1><p>You chose {colour}</p>")
+        if parts.path == "/text":
+            return self._answer(200, "text/plain", b"x" * int(query.get("chars", "100")))
+        if parts.path == "/binary":
+            return self._answer(200, "image/png", BINARY)
         if parts.path == "/set-cookie":
             cookie = f"{query['name']}={query['value']}; Path=/; Max-Age=3600"
             return self._html(200, "<title>Cookie set</title>", headers={"Set-Cookie": cookie})
         return super().do_GET()
 
+    def do_POST(self) -> None:
+        parts = urlsplit(self.path)
+        received = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.requests.append((parts.path, {}, dict(self.headers.items())))
+        if parts.path != "/echo":
+            return self._html(404, "<title>Not found</title>")
+        answer = json.dumps({"received": len(received), "access_token": "SECRET-ECHO-TOKEN-1234", "ok": True})
+        self._answer(200, "application/json", answer.encode(), {"Set-Cookie": "session=SECRET-ECHO-COOKIE; Path=/"})
+
     def _html(self, code: int, body: str, headers: dict[str, str] | None = None) -> None:
-        data = body.encode()
+        self._answer(code, "text/html; charset=utf-8", body.encode(), headers)
+
+    def _answer(self, code: int, content_type: str, data: bytes, headers: dict[str, str] | None = None) -> None:
         self.send_response(code)
         for name, value in (headers or {}).items():
             self.send_header(name, value)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)

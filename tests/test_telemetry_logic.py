@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from tabsight import redact
-from tabsight.nativehost.telemetry import LOG_BUFFER, MAX_TABS, Telemetry
+from tabsight.nativehost.telemetry import (
+    LOG_BUFFER, MAX_TABS, NETWORK_BUFFER, REQUEST_BUFFER, Telemetry, network_detail,
+)
 
 
 def telemetry(clock=lambda: 1000.0):
@@ -75,6 +77,45 @@ def test_errors_5xx_and_failures_alert_and_4xx_does_not():
         ("network_errors", "Server error: POST /api/users?token=[REDACTED] -> 500"),
         ("network_errors", "Request failed: GET /down (net::ERR_CONNECTION_REFUSED)"),
     ]
+
+
+def test_every_request_is_listed_and_successes_never_push_failures_out():
+    t, alerts = telemetry()
+    t.ingest(1, {"type": "network", "id": 7, "method": "GET", "url": "http://a/broken", "status": 500}, "browser")
+    t.ingest(1, {"type": "network", "id": 8, "method": "GET", "url": "http://a/gone", "error": "net::ERR_ABORTED"}, "browser")
+    t.ingest(1, {"type": "network", "id": 9, "method": "GET", "url": "http://a/down", "status": 502, "by_tabsight": True},
+             "browser")
+    for n in range(REQUEST_BUFFER * 2):
+        t.ingest(1, {"type": "network", "id": 10 + n, "method": "GET", "url": f"http://a/ok/{n}", "status": 200,
+                     "size": 12, "resource_type": "script"}, "browser")
+    failed = t.query("network", 1, None, 0, 200)["items"]
+    assert [(item["id"], item["status"]) for item in failed] == [(7, 500)]  # aborted and navigate's own: no failures
+    assert len(t.tabs[1].requests) == REQUEST_BUFFER and len(t.tabs[1].network) <= NETWORK_BUFFER
+    newest = t.query("network", 1, None, 0, 1, requests="all")["items"][0]
+    last = REQUEST_BUFFER * 2 - 1
+    assert newest | {"time": "-"} == {"seq": last + 4, "id": last + 10, "url": f"http://a/ok/{last}", "method": "GET",
+                                      "resource_type": "script", "status": 200, "size": 12, "time": "-"}
+    assert [a.title for a in alerts] == ["Server error: GET /broken -> 500"]
+
+
+def test_a_request_detail_is_redacted_then_cut():
+    detail = {
+        "id": 3, "url": "http://a/api?api_key=k1&page=2", "method": "POST",
+        "request_headers": [["Authorization", "Bearer abcdefgh12345678"], ["Cookie", "sid=s1"], ["Accept", "*/*"],
+                            ["X-Api-Key", "k2"], "not a pair"],
+        "response_headers": [["Set-Cookie", "sid=s2; Path=/"], ["Content-Type", "application/json"]],
+        "request_body": {"chars": 40, "content": 'user=bob&password=hunter2&note=hi'},
+        "response_body": {"chars": 5000, "content": '{"token": "tok123456"}' + "x" * 5000},
+    }
+    shown = network_detail(detail, 100)
+    assert shown["url"] == "http://a/api?api_key=[REDACTED]&page=2"
+    assert shown["request_headers"] == ["Authorization: [REDACTED]", "Cookie: [REDACTED]", "Accept: */*",
+                                        "X-Api-Key: [REDACTED]"]
+    assert shown["response_headers"] == ["Set-Cookie: [REDACTED]", "Content-Type: application/json"]
+    assert shown["request_body"]["content"] == "user=bob&password=[REDACTED]&note=hi"
+    content = shown["response_body"]["content"]
+    assert content.startswith('{"token": "[REDACTED]"}') and content.endswith("… [truncated: 5023 chars]")
+    assert len(content) == 100 + len("… [truncated: 5023 chars]")
 
 
 def test_an_error_spike_is_three_times_the_rolling_average():

@@ -154,7 +154,8 @@ async def test_observe_errors_passes_the_query_and_the_cursor_back():
     browser.telemetry["errors"] = [{"message": f"e{n}"} for n in range(5)]
     answer = await handle(fake_session(browser), "observe", {"what": "errors", "limit": 2})
     assert [item["message"] for item in answer.result["items"]] == ["e3", "e4"]
-    assert browser.methods("telemetry.query")[0] == {"what": "errors", "tab_id": 7, "since": 0, "limit": 2, "url": None}
+    assert browser.methods("telemetry.query")[0] == {"what": "errors", "tab_id": 7, "since": 0, "limit": 2, "url": None,
+                                                  "requests": "failed"}
 
 
 # -- interact execute -----------------------------------------------------------------

@@ -15,3 +15,5 @@ MAX_COOKIES = 50
 MAX_TILE_SIDE = 8000
 #: CDP steps one page.execute may run
 MAX_CDP_STEPS = 50
+#: the most characters of a request's body network.detail gives
+MAX_BODY_CHARS = 50_000

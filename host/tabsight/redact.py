@@ -3,8 +3,9 @@
 Where it is applied: in the host, telemetry (nativehost/telemetry.py) passes
 every console message, exception, stack, request URL and CI result through
 ``text()`` or ``url()`` as the event is built, before anything stores, emits or
-logs it (docs/design.md §4); the front applies the same ``url()`` and ``text()``
-to page URLs and titles in every answer.
+logs it (docs/design.md §4), and a request's headers and text bodies
+(``network_detail``) before they leave the host; the front applies the same
+``url()`` and ``text()`` to page URLs and titles in every answer.
 
 What it masks (``MASK`` stands for the secret part; the name or prefix that
 tells the reader what was there stays, as in ``aws_secret_access_key=[REDACTED]``

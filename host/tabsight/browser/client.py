@@ -216,12 +216,22 @@ class BrowserClient:
 
     async def telemetry(
         self, tab_id: int | None, what: str, since: int = 0, limit: int = 20, url: str | None = None,
-        timeout: float = QUICK,
+        timeout: float = QUICK, requests: str = "failed",
     ) -> dict[str, Any]:
         """``{items, cursor}``: the newest ``limit`` entries of ``what`` after cursor ``since``, of one tab
-        (``tab_id``) or of every tab (None), whose URL contains ``url``."""
-        request = {"what": what, "tab_id": tab_id, "since": since, "limit": limit, "url": url}
+        (``tab_id``) or of every tab (None), whose URL contains ``url``; for network, the failed requests or
+        ``requests="all"``."""
+        request = {"what": what, "tab_id": tab_id, "since": since, "limit": limit, "url": url, "requests": requests}
         return await self._ask(Method.TELEMETRY_QUERY, request, timeout)
+
+    async def network_detail(
+        self, tab_id: int, request_id: int, include: list[str], max_body_chars: int, binary_bodies: bool,
+    ) -> dict[str, Any]:
+        """One request of the tab, by the id its telemetry entry gives: URL, method, state, status, and the
+        ``include``d headers and bodies, redacted by the host; text bodies cut at ``max_body_chars``."""
+        request = {"tab_id": tab_id, "request_id": request_id, "include": include,
+                   "max_body_chars": max_body_chars, "binary_bodies": binary_bodies}
+        return await self._ask(Method.NETWORK_DETAIL, request, QUICK)
 
     # -- acting --------------------------------------------------------------
 

@@ -25,6 +25,7 @@ import os
 import signal
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -77,6 +78,8 @@ class Pending:
     front: FrontConnection
     local_id: str
     timer: asyncio.TimerHandle
+    #: what the extension's result goes through before the front gets it (network.detail: redaction)
+    shape: Callable[[dict], dict] | None = None
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,8 @@ class Host:
             return
         pending.timer.cancel()
         pending.front.in_flight.pop(pending.local_id, None)
+        if pending.shape is not None and isinstance(frame, frames.Response):
+            frame = frame.replace(result=pending.shape(frame.result))
         pending.front.channel.post(frame.replace(id=pending.local_id))
 
     # -- front side --------------------------------------------------------
@@ -357,8 +362,17 @@ class Host:
             return
         timeout = (request.timeout_ms or DEFAULT_TIMEOUT_MS) / 1000
         timer = asyncio.get_running_loop().call_later(timeout, self._expire, global_id)
-        self.pending[global_id] = Pending(front, request.id, timer)
+        self.pending[global_id] = Pending(front, request.id, timer, self._shape(request))
         front.in_flight[request.id] = global_id
+
+    def _shape(self, request: frames.Request) -> Callable[[dict], dict] | None:
+        """How the extension's answer to ``request`` must change on its way through: a request's detail is
+        redacted here, as every telemetry report is, so that no secret leaves the host."""
+        if request.method != Method.NETWORK_DETAIL.value:
+            return None
+        from .telemetry import network_detail
+
+        return functools.partial(network_detail, max_body_chars=request.params.get("max_body_chars"))
 
     # -- methods the host answers itself -----------------------------------
 
@@ -375,7 +389,7 @@ class Host:
         from .telemetry import TelemetryQuery
 
         query = TelemetryQuery.model_validate(params)
-        return self.telemetry.query(query.what, query.tab_id, query.url, query.since, query.limit)
+        return self.telemetry.query(query.what, query.tab_id, query.url, query.since, query.limit, query.requests)
 
     def _ci_result(self, params: dict) -> dict:
         return {"alert": self.telemetry.ci_result(params).wire(), "fronts": len(self.fronts)}

@@ -1,11 +1,18 @@
 """Browser telemetry in the host: bounded buffers per tab, queries, and alerts.
 
 The extension reports console messages, uncaught exceptions and rejections,
-failed and 4xx/5xx requests, and Web Vitals for every tab, whether or not
+every request a tab made (method, URL, status or error, type, duration,
+size; no headers, no bodies), and Web Vitals for every tab, whether or not
 any MCP client is connected. Each report is validated, redacted (redact.py)
 and numbered here, then kept in ring buffers of fixed size per tab, for at
 most MAX_TABS tabs: a page logging a thousand errors a second costs the host
-a bounded amount of memory.
+a bounded amount of memory. Failed and 4xx/5xx requests have a buffer of
+their own beside the one of all requests, so that a busy page's successful
+requests never push its failures out.
+
+A request's headers and bodies stay in the browser until an agent asks for
+one request (``network.detail``); the host redacts that answer
+(``network_detail``) before it goes on to the front.
 
 Alerts are what deserves an agent's attention: every error, an error spike
 (3x the rolling average), a 5xx or a failed request, a Web Vital over its
@@ -13,8 +20,7 @@ budget or regressed against the URL's baseline, a CI result. They are handed
 to the router, which sends them to every connected front.
 
 What is trusted: each ``telemetry`` event names its origin. ``"browser"`` is
-what the extension's service worker saw itself: failed and 4xx/5xx requests
-(chrome.webRequest) and a tab's closing (chrome.tabs.onRemoved); only those
+what the extension's service worker saw itself: requests (chrome.webRequest) and a tab's closing (chrome.tabs.onRemoved); only those
 two types are taken from it. ``"page"`` (also when the field is missing) is
 what a frame reported about itself: console messages, exceptions, rejections,
 Web Vitals and the relay's drop counts; only those types are taken from it,
@@ -40,11 +46,14 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .. import redact
+from .. import bounded, redact
+from ..limits import MAX_BODY_CHARS
 
 MAX_TABS = 50
 LOG_BUFFER = 300
 NETWORK_BUFFER = 300
+#: every request of a tab, failed or not
+REQUEST_BUFFER = 500
 VITALS_BUFFER = 20
 MAX_TEXT = 2000
 MAX_STACK = 4000
@@ -62,6 +71,8 @@ VITAL_LIMITS = {"lcp": 600_000, "fcp": 600_000, "inp": 600_000, "ttfb": 600_000,
 #: which reports each origin may send (see the module's docstring)
 PAGE_TYPES = frozenset({"console", "exception", "rejection", "vitals", "dropped"})
 BROWSER_TYPES = frozenset({"network", "tab_closed"})
+#: a request cancelled by a navigation or by the page is not a failure
+NOT_A_FAILURE = frozenset({"net::ERR_ABORTED"})
 #: reports taken from one event at most (the extension sends up to 200)
 MAX_REPORTS_PER_EVENT = 200
 
@@ -86,6 +97,8 @@ class TelemetryQuery(BaseModel):
     """A front's ``telemetry.query``: which buffer, of which tab or URL, from which sequence number, how much."""
 
     what: Literal["errors", "logs", "network", "vitals"]
+    #: with what=network: only failed and 4xx/5xx requests, or all
+    requests: Literal["failed", "all"] = "failed"
     tab_id: int | None = None
     url: str | None = Field(default=None, max_length=2048)
     since: int = Field(default=0, ge=0)
@@ -114,6 +127,12 @@ class Report(BaseModel):
     error: str = Field(default="", max_length=200)
     resource_type: str = Field(default="", max_length=40)
     duration_ms: float | None = None
+    #: a request's id in the browser (network.detail takes it), its response's Content-Length
+    id: int | None = Field(default=None, ge=0, le=2**53)
+    size: int | None = Field(default=None, ge=0, le=2**53)
+    from_cache: bool = False
+    #: a page load tabsight itself made (navigate): listed, but no failure (the navigate answered how it went)
+    by_tabsight: bool = False
     navigation: str = Field(default="", max_length=100)
     values: dict[str, float] = Field(default={}, max_length=20)
     count: int = Field(default=0, ge=0, le=10**9)
@@ -138,7 +157,10 @@ class Alert:
 @dataclass
 class TabBuffers:
     logs: deque = field(default_factory=lambda: deque(maxlen=LOG_BUFFER))
+    #: failed and 4xx/5xx requests
     network: deque = field(default_factory=lambda: deque(maxlen=NETWORK_BUFFER))
+    #: every request, the failed ones too
+    requests: deque = field(default_factory=lambda: deque(maxlen=REQUEST_BUFFER))
     #: navigation id -> the latest vitals of that page load
     vitals: OrderedDict = field(default_factory=OrderedDict)
 
@@ -214,6 +236,8 @@ class Telemetry:
             if record["level"] == "error":
                 self._error_alerts(record, now)
         elif report.type == "network":
+            if report.id is not None:
+                record["id"] = report.id
             record.update(method=report.method.upper(), resource_type=report.resource_type)
             if report.status is not None:
                 record["status"] = report.status
@@ -221,8 +245,16 @@ class Telemetry:
                 record["error"] = report.error
             if report.duration_ms is not None:
                 record["duration_ms"] = round(report.duration_ms)
-            buffers.network.append(record)
-            self._network_alerts(record)
+            if report.size is not None:
+                record["size"] = report.size
+            if report.from_cache:
+                record["from_cache"] = True
+            buffers.requests.append(record)
+            if report.by_tabsight:
+                record["by_tabsight"] = True
+            elif record.get("status", 0) >= 400 or report.error not in NOT_A_FAILURE | {""}:
+                buffers.network.append(record)
+                self._network_alerts(record)
         elif report.type == "vitals":
             previous = buffers.vitals.get(report.navigation)
             if previous is None:
@@ -346,8 +378,10 @@ class Telemetry:
 
     # -- queries -------------------------------------------------------------
 
-    def query(self, what: str, tab_id: int | None, url: str | None, since: int, limit: int) -> dict[str, Any]:
-        """The newest ``limit`` records of a kind after cursor ``since``, oldest first."""
+    def query(self, what: str, tab_id: int | None, url: str | None, since: int, limit: int,
+              requests: str = "failed") -> dict[str, Any]:
+        """The newest ``limit`` records of a kind after cursor ``since``, oldest first; for network, the failed
+        requests or ``requests="all"``."""
         if tab_id is None:
             tabs = list(self.tabs.values())
         else:
@@ -355,7 +389,7 @@ class Telemetry:
         if what == "vitals":
             records = [r for buffers in tabs for r in buffers.vitals.values()]
         else:
-            records = [r for buffers in tabs for r in (buffers.network if what == "network" else buffers.logs)]
+            records = [r for buffers in tabs for r in _buffer(buffers, what, requests)]
             if what == "errors":
                 records = [r for r in records if r["level"] == "error"]
         records = sorted((r for r in records if r["seq"] > since and (not url or url in r["url"])), key=lambda r: r["seq"])
@@ -366,6 +400,34 @@ class Telemetry:
             "cursor": max(since, self.last_seq),
             "omitted": len(records) - len(shown),
         }
+
+
+def _buffer(buffers: TabBuffers, what: str, requests: str) -> deque:
+    if what != "network":
+        return buffers.logs
+    return buffers.requests if requests == "all" else buffers.network
+
+
+def network_detail(detail: dict[str, Any], max_body_chars: Any) -> dict[str, Any]:
+    """The extension's ``network.detail`` answer as it may leave the host: the URL and every header redacted
+    (``Name: value`` lines, so the credential-header rules apply: Authorization, Cookie, Set-Cookie, API keys),
+    text bodies redacted, then cut at ``max_body_chars`` (the extension sends a margin more, so that no cut hides
+    part of a secret from the rules). A base64 body, given only when the agent asked for binary bodies, is not
+    text the rules can read; it goes as it is."""
+    limit = max_body_chars if isinstance(max_body_chars, int) and 0 <= max_body_chars <= MAX_BODY_CHARS else MAX_BODY_CHARS
+    shown = dict(detail)
+    for key in ("url", "error"):
+        if isinstance(shown.get(key), str):
+            shown[key] = redact.url(shown[key]) if key == "url" else redact.text(shown[key])
+    for key in ("request_headers", "response_headers"):
+        if isinstance(shown.get(key), list):
+            shown[key] = [redact.text(f"{pair[0]}: {pair[1]}") for pair in shown[key]
+                          if isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair)]
+    for key in ("request_body", "response_body"):
+        body = shown.get(key)
+        if isinstance(body, dict) and isinstance(body.get("content"), str):
+            shown[key] = {**body, "content": bounded.cap(redact.text(body["content"]), limit)}
+    return shown
 
 
 class SpikeDetector:

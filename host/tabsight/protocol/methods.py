@@ -31,6 +31,7 @@ class Method(str, Enum):
     DIALOG_ANSWER = "dialog.answer"
     DIALOG_POLICY = "dialog.policy"
     DEBUGGER_ALLOW = "debugger.allow"
+    NETWORK_DETAIL = "network.detail"
     # answered by the host
     HOST_STATUS = "host.status"
     TELEMETRY_QUERY = "telemetry.query"

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from ..browser.client import BrowserClient
+from ..limits import MAX_BODY_CHARS
 from ..session.state import Session
 from .base import Params, Tool
 from .response import Response, page_fields, page_text
@@ -26,6 +27,9 @@ ANNOTATED_QUALITY = 80
 PAGE_TEXT_MAX = 10_000
 
 TELEMETRY = ("errors", "logs", "network", "vitals")
+#: the parts of a request's detail (observe network with request_id)
+REQUEST_PARTS = ("request_headers", "response_headers", "request_body", "response_body")
+RequestPart = Literal["request_headers", "response_headers", "request_body", "response_body"]
 
 #: the interactionHint each role implies; any other role implies "clickable". An annotation leaves its
 #: hint out when it is the one its role implies.
@@ -57,7 +61,8 @@ class ObserveParams(Params):
         description="page: url, title, viewport, device pixel ratio, readyState, headings, forms and the "
         "interactive-element count of the tracked tab (with page_text, its text too). tabs: the connected browsers "
         "and their tabs, and which tab is tracked. errors: console errors, uncaught exceptions, unhandled rejections. logs: "
-        "console errors and warnings. network: failed and 4xx/5xx requests. vitals: LCP, CLS, INP, FCP, TTFB "
+        "console errors and warnings. network: failed and 4xx/5xx requests (requests=all: every request; "
+        "request_id: one request's headers and bodies). vitals: LCP, CLS, INP, FCP, TTFB "
         "per page load. alerts: the pending alerts (drained)."
     )
     tab_id: int | None = Field(default=None, description="Look at this tab instead of the tracked one.")
@@ -67,6 +72,34 @@ class ObserveParams(Params):
     limit: int = Field(default=20, ge=1, le=200, description="errors/logs/network/vitals: at most this many, newest.")
     url: str | None = Field(
         default=None, min_length=1, max_length=2048, description="errors/logs/network/vitals: URL contains this."
+    )
+    requests: Literal["failed", "all"] = Field(
+        default="failed",
+        description="what=network: failed (failed and 4xx/5xx requests) or all (every request the tab made). Each "
+        "entry: id, method, url, status or error, resource_type, duration_ms, size (Content-Length, when sent), "
+        "time; no headers or bodies (ask for one request's with request_id).",
+    )
+    request_id: int | None = Field(
+        default=None, ge=0,
+        description="what=network: instead of the list, this request's detail (an entry's id): url, method, "
+        "state, status, and the parts in include. Headers are redacted (Authorization, Cookie, Set-Cookie, API "
+        "keys; secret URL parameters), and so are text bodies (secret-looking values). A response body is there "
+        "for documents, fetch and XHR that finished while tabsight acted on the tab (navigate, interact, execute, "
+        "and a few seconds after); otherwise the answer says why not.",
+    )
+    include: list[RequestPart] = Field(
+        default=list(REQUEST_PARTS), min_length=1,
+        description="With request_id: which parts: request_headers, response_headers, request_body, response_body.",
+    )
+    max_body_chars: int = Field(
+        default=10_000, ge=0, le=MAX_BODY_CHARS,
+        description="With request_id: a body's text (or base64) is cut at this many characters, marked with its "
+        "full length.",
+    )
+    binary_bodies: bool = Field(
+        default=False,
+        description="With request_id: also give binary bodies (images, protobuf...), as base64 cut at "
+        "max_body_chars; by default only their type and size.",
     )
     annotate_screenshot: bool = Field(
         default=False,
@@ -129,6 +162,13 @@ class ObserveParams(Params):
             if given and not (self.what == "page" and self.annotate_screenshot):
                 raise ValueError(f"{name} shapes an annotated screenshot: it needs what 'page' and annotate_screenshot "
                                  "true")
+        if (self.requests != "failed" or self.request_id is not None) and self.what != "network":
+            name = "requests" if self.requests != "failed" else "request_id"
+            raise ValueError(f"{name} is about network requests: it needs what 'network' (what is {self.what!r})")
+        for name in ("include", "max_body_chars", "binary_bodies"):
+            if name in self.model_fields_set and self.request_id is None:
+                raise ValueError(f"{name} shapes one request's detail: it needs request_id (an id from observe "
+                                 "network)")
         if self.page_text and self.what != "page":
             raise ValueError(f"page_text is the text of a page: it needs what 'page' (what is {self.what!r})")
         return self
@@ -146,8 +186,13 @@ async def observe(session: Session, params: ObserveParams, response: Response) -
         response.result = await session.browsers.list_tabs()
         return
     client, tab_id = await session.browsers.tab(params.tab_id)
-    if params.what in TELEMETRY:
-        found = await client.telemetry(tab_id, params.what, params.since, params.limit, params.url)
+    if params.request_id is not None:
+        detail = await client.network_detail(tab_id, params.request_id, params.include, params.max_body_chars,
+                                              params.binary_bodies)
+        response.result = {"what": "network", "tab_id": tab_id, "request": detail}
+    elif params.what in TELEMETRY:
+        found = await client.telemetry(tab_id, params.what, params.since, params.limit, params.url,
+                                       requests=params.requests)
         response.result = {"what": params.what, "tab_id": tab_id, **found}
     elif params.annotate_screenshot:
         await _annotate(session, client, tab_id, params, response)
@@ -306,7 +351,8 @@ TOOL = Tool(
     name="observe",
     description="Look at the browser: the tracked page's state (what=page; with annotate_screenshot, a screenshot "
     "whose interactive elements carry numbers that interact({label}) accepts), the open tabs (what=tabs), the "
-    "page's errors, logs, failed requests and Web Vitals (pass the answer's cursor as since for only what is new), "
+    "page's errors, logs, requests (failed ones, or requests=all; one request's redacted headers and bodies with "
+    "request_id) and Web Vitals (pass the answer's cursor as since for only what is new), "
     "or pending alerts. Pending alerts also ride on every answer as _alerts. Cheaper looks: "
     "annotation_format=compact (a text line per element, no bounds) when labels, names and selectors are enough; "
     "max_width=640 for a picture at a quarter of the tokens; page_text=1500 to read what the page says "
