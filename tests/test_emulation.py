@@ -14,6 +14,7 @@ from PIL import Image
 
 from conftest import front_env, mcp_client
 from harness.calls import payload, refusal
+from harness.desktop import cancel_button, click_cancel
 from harness.processes import wait_until
 from harness.usersbrowser import UsersBrowser
 
@@ -227,3 +228,44 @@ async def test_the_users_tab_is_emulated_only_when_named_with_on_user_tab(users)
         "emulation"
     ] is None
     assert (await probe(client))["dark"] is False
+
+
+@pytest.fixture
+async def users_on_desktop(desktop, site, tmp_path):
+    """A user's headed browser on a desktop, scheme.html in front, and an MCP client on it."""
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    browser = UsersBrowser(desktop, tmp_path / "profile", runtime)
+    browser.start()
+    try:
+        browser.open(site.url("/scheme.html"))
+        async with mcp_client(front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
+            yield client
+    finally:
+        browser.quit()
+
+
+@pytest.mark.headed
+async def test_after_the_users_cancel_the_emulation_is_not_in_effect_and_comes_back_with_the_debugger(
+    users_on_desktop, desktop,
+):
+    client = users_on_desktop
+    tab_id = (await call(client, "observe", {"what": "page"}))["tab_id"]
+    asked = {"action": "emulate", "tab_id": tab_id, "emulation": {"color_scheme": "dark", "on_user_tab": True}}
+    await call(client, "configure", asked)
+    assert (await shot(client)).getpixel((5, 5)) == (16, 16, 16)
+
+    click_cancel(desktop)
+    # Chrome dropped the attachment, and the emulation with it: the page says so, and is light again
+    assert await anyio.to_thread.run_sync(lambda: wait_until(lambda: cancel_button(desktop) is None, 10))
+    page = await call(client, "observe", {"what": "page"})
+    assert page["emulation"]["in_effect"] is False and "cancelled" in page["emulation"]["note"]
+    assert (await shot(client)).getpixel((5, 5)) == (255, 255, 255)
+
+    # once the agent asked the user and may attach again, the next attachment brings the emulation back
+    await call(client, "configure", {"action": "debugger"})
+    assert (await probe(client))["dark"] is True
+    page = await call(client, "observe", {"what": "page"})
+    assert page["emulation"]["in_effect"] is True and "note" not in page["emulation"]
+    assert (await shot(client)).getpixel((5, 5)) == (16, 16, 16)
+    await call(client, "configure", {"action": "emulate", "tab_id": tab_id, "emulation": {"reset": True}})
