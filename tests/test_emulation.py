@@ -85,6 +85,14 @@ async def test_a_device_is_what_screenshots_and_scripts_see_until_reset(browser,
     assert page["viewport"] == {"width": 393, "height": 852} and page["device_pixel_ratio"] == 3
     assert page["emulation"]["viewport"]["device"] == "iphone-15" and page["emulation"]["in_effect"] is True
 
+    # input lands where the emulated page shows it: by selector, and at a point of the annotated picture
+    await call(client, "interact", {"action": "click", "selector": "#tap"})
+    annotated = await call(client, "observe", {"what": "page", "annotate_screenshot": True})
+    (tap,) = [item for item in annotated["annotations"] if item["name"].startswith("Tapped")]
+    assert tap["bounds"] == {"x": 100, "y": 300, "width": 150, "height": 50}
+    await call(client, "interact", {"action": "click", "x": 175, "y": 325})
+    assert (await call(client, "interact", {"action": "execute", "script": "taps"}))["script"]["result"] == 2
+
     # it lasts past the debugger's idle detach: the tab stays attached while emulated
     await anyio.sleep(PAST_IDLE_DETACH)
     assert attached(browser, tab_id)

@@ -34,6 +34,13 @@ def session(tmp_path, monkeypatch):
         ("interact", {"action": "navigate", "url": "http://x", "timeout": 5}, ["'timeout'", "1000 to 120000"]),
         ("interact", {"action": "fly", "url": "http://x"}, ["'action'", "'navigate'"]),
         ("configure", {"action": "track"}, ["action 'track' needs 'tab_id'"]),
+        ("configure", {"action": "emulate"}, ["action 'emulate' needs 'emulation'"]),
+        ("configure", {"action": "emulate", "emulation": {"device": "nokia"}},
+         ["'emulation.device'", "'nokia'", "'iphone-15'", "'pixel-7'", "'desktop-1080p'"]),
+        ("configure", {"action": "emulate", "emulation": {"network": "5g"}},
+         ["'emulation.network'", "'5g'", "'offline'", "'none'"]),
+        ("configure", {"action": "emulate", "emulation": {"color_scheme": "dark", "on_user_tab": True}},
+         ["'on_user_tab' needs 'tab_id'"]),
         ("nonsense", {}, ["Unknown tool 'nonsense'", "observe"]),
     ],
 )
