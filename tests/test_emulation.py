@@ -12,11 +12,10 @@ import anyio
 import pytest
 from PIL import Image
 
-from conftest import front_env, mcp_client
+from conftest import mcp_client, users_browser
 from harness.calls import payload, refusal
 from harness.desktop import cancel_button, click_cancel
 from harness.processes import wait_until
-from harness.usersbrowser import UsersBrowser
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -194,15 +193,8 @@ async def test_an_emulation_argument_out_of_range_is_named_and_changes_nothing(b
 @pytest.fixture
 async def users(site, tmp_path):
     """A user's own browser (headless, a profile of its own, one tab), an MCP client on it, and the site."""
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    browser = UsersBrowser(None, tmp_path / "profile", runtime)
-    browser.start()
-    try:
-        async with mcp_client(front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
-            yield client, site
-    finally:
-        browser.quit()
+    async with users_browser(None, tmp_path) as (client, _browser):
+        yield client, site
 
 
 async def test_the_users_tab_is_emulated_only_when_named_with_on_user_tab(users):
@@ -241,16 +233,8 @@ async def test_the_users_tab_is_emulated_only_when_named_with_on_user_tab(users)
 @pytest.fixture
 async def users_on_desktop(desktop, site, tmp_path):
     """A user's headed browser on a desktop, scheme.html in front, and an MCP client on it."""
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    browser = UsersBrowser(desktop, tmp_path / "profile", runtime)
-    browser.start()
-    try:
-        browser.open(site.url("/scheme.html"))
-        async with mcp_client(front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
-            yield client
-    finally:
-        browser.quit()
+    async with users_browser(desktop, tmp_path, site.url("/scheme.html")) as (client, _browser):
+        yield client
 
 
 @pytest.mark.headed

@@ -15,7 +15,7 @@ import json
 
 import anyio
 import pytest
-from conftest import front_env, mcp_client
+from conftest import front_env, mcp_client, users_browser
 from harness.calls import notes, payload, refusal
 from harness.desktop import cancel_button, click_cancel
 from harness.usersbrowser import UsersBrowser
@@ -27,16 +27,8 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.headed]
 @pytest.fixture
 async def users(desktop, site, tmp_path):
     """The user's browser showing bar.html in a tab of its own, and an MCP client on it."""
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    browser = UsersBrowser(desktop, tmp_path / "profile", runtime)
-    browser.start()
-    try:
-        browser.open(site.url("/bar.html"))
-        async with mcp_client(front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
-            yield client, browser
-    finally:
-        browser.quit()
+    async with users_browser(desktop, tmp_path, site.url("/bar.html")) as both:
+        yield both
 
 
 async def viewport_height(client) -> int:
