@@ -16,7 +16,7 @@ import { hold, onAttach, send } from './cdp.js';
 import { badRequest } from './errors.js';
 import { boolParam, enumParam, intParam, numberParam, optionalStringParam, tabIdParam } from './params.js';
 
-export const COLOR_SCHEMES = ['light', 'dark', 'no-preference'];
+const COLOR_SCHEMES = ['light', 'dark', 'no-preference'];
 const ASPECTS = ['viewport', 'color_scheme', 'network'];
 const MIN_SIZE = 100;
 const MAX_SIZE = 4000;
