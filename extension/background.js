@@ -13,6 +13,7 @@ import {
 } from './dialogs.js';
 import { findElements } from './discovery.js';
 import { noteAction } from './frames.js';
+import { endAll as endEmulations, setEmulation } from './emulation.js';
 import { execute } from './execute.js';
 import { networkDetail } from './network.js';
 import { noteActivity } from './identity.js';
@@ -38,6 +39,7 @@ const methods = {
   capture: guarded(captureTab),
   'capture.url': captureUrl,
   'window.set_viewport': acting(setViewport),
+  'emulation.set': acting(setEmulation),
   'elements.find': guarded(findElements),
   'element.act': acting(guarded(act)),
   'page.wait_for': guarded(waitFor),
@@ -106,7 +108,14 @@ serve(methods, {
     setBarSilent(embedded);
     ownCookieStore(embedded);
   },
-  events: { fronts: ({ count }) => { if (count === 0) releaseIdle(); } },
+  // no MCP session is left: what they emulated ends (before the idle attachments go, and it with them)
+  events: {
+    fronts: ({ count }) => {
+      if (count !== 0) return;
+      endEmulations();
+      releaseIdle();
+    },
+  },
 });
 // Listeners registered at top level too: they are what wakes the worker.
 startTelemetry();

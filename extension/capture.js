@@ -17,6 +17,7 @@
 // than a vision model accepts (region.js).
 
 import { barCosts, debuggingBarShown, withDebugger, send } from './cdp.js';
+import { metricsOverride } from './emulation.js';
 import { Code, TabsightError } from './errors.js';
 import { keepFramesComing, latestFrame } from './frames.js';
 import { boolParam, enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
@@ -83,7 +84,8 @@ export async function captureTab(params, signal) {
   if (frame) {
     ({ data, frame_id: frameId } = frame);
     method = 'frame';
-  } else if (tab.active && !(await isMinimized(tab.windowId))) {
+  } else if (tab.active && !metricsOverride(tabId) && !(await isMinimized(tab.windowId))) {
+    // (a tab with an emulated viewport is not the size the window shows: the debugger captures it)
     data = await captureVisibleTab(tab.windowId, taken.format, taken.quality);
   }
   if (data === null) {
@@ -181,14 +183,18 @@ function isInside(clip, { pageX, pageY, clientWidth, clientHeight }) {
 // scrollbars of the large size: none, until the page's size or content
 // changes. Emulation.setScrollbarsHidden, clearing the device metrics and
 // detaching do not bring them back (measured); a moment at another height
-// does. The height only shrinks, so the scroll position stays. The tab may be
-// gone by now: then there is nothing to restore.
+// does. The height only shrinks, so the scroll position stays. A tab with an
+// emulated viewport (emulation.js) gets it back, not the window's. The tab
+// may be gone by now: then there is nothing to restore.
 async function bringScrollbarsBack(tabId) {
   try {
-    const { height } = await chrome.tabs.get(tabId);
-    await send(tabId, 'Emulation.setDeviceMetricsOverride',
-      { width: 0, height: Math.max(1, height - 1), deviceScaleFactor: 0, mobile: false });
-    await send(tabId, 'Emulation.clearDeviceMetricsOverride');
+    const emulated = metricsOverride(tabId);
+    const { height } = emulated ?? await chrome.tabs.get(tabId);
+    const shrunk = emulated ?? { width: 0, deviceScaleFactor: 0, mobile: false };
+    await send(tabId, 'Emulation.setDeviceMetricsOverride', { ...shrunk, height: Math.max(1, height - 1) });
+    await (emulated
+      ? send(tabId, 'Emulation.setDeviceMetricsOverride', emulated)
+      : send(tabId, 'Emulation.clearDeviceMetricsOverride'));
   } catch (err) {
     console.warn('tabsight: could not restore the scrollbars after a capture', err);
   }

@@ -48,6 +48,8 @@ const attachments = new Map();
 let lastDetachAt = -Infinity;
 // the user clicked Cancel on the debugging bar, and the agent has not yet been allowed to go on
 let canceledByUser = false;
+// called with the tab of each new attachment before its first user runs (onAttach)
+const attachHooks = [];
 
 // Chrome detaches on its own when the tab closes or the user cancels the
 // debugging bar; forget the attachment so the next user attaches afresh.
@@ -128,6 +130,14 @@ async function runAttached(tabId, entry, fn, detachDelayMs) {
   } finally {
     release(tabId, entry, detachDelayMs);
   }
+}
+
+// What an attachment switched on ends with it: `hook(tabId)` is called for
+// every new attachment, before its first user runs, to switch it on again
+// (emulation.js). It must not wait for the page: commands it sends run
+// before the users' all the same (CDP runs a tab's commands in order).
+export function onAttach(hook) {
+  attachHooks.push(hook);
 }
 
 // Whether the tab is attached now (or attaching): then CDP reports its dialogs.
@@ -242,6 +252,7 @@ async function attach(tabId, entry, barUp) {
   // network.js reads the ones an agent may ask about as they finish.
   chrome.debugger.sendCommand({ tabId }, 'Network.enable', NETWORK_BUFFERS).catch(() => {});
   await syncFocusEmulation(tabId, entry);
+  for (const hook of attachHooks) hook(tabId);
   if (before !== null) await settleBar(tabId, before);
 }
 

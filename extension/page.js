@@ -2,6 +2,7 @@
 // `page.outline`: the text it shows, as an outline (inpage-outline.js).
 
 import { verifiedOpenDialog } from './dialogs.js';
+import { emulationOf } from './emulation.js';
 import { inPage, restrictedPage } from './inpage-call.js';
 import { intParam, tabIdParam } from './params.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
@@ -13,12 +14,18 @@ export async function pageInfo(params, signal) {
   const dialog = await verifiedOpenDialog(tabId);
   if (dialog) {
     // the page cannot be read behind it: what the tab knows, and the dialog
-    return { url: tabUrl(tab), title: tab.title ?? '', ready_state: null, dialog };
+    return { url: tabUrl(tab), title: tab.title ?? '', ready_state: null, dialog, ...emulated(tabId) };
   }
   signal.throwIfAborted();
   const summary = await inPage(tabId, 'summary');
   if (!summary) throw new Error(`page.info got no result from tab ${tabId}`);
-  return summary;
+  return { ...summary, ...emulated(tabId) };
+}
+
+// The tab's emulation (emulation.js), when it has one.
+function emulated(tabId) {
+  const emulation = emulationOf(tabId);
+  return emulation ? { emulation } : {};
 }
 
 // The most an outline may carry, in characters (the front asks for less).

@@ -31,6 +31,14 @@ export function intParam(params, name, min, max, fallback) {
   return value;
 }
 
+export function numberParam(params, name, min, max, fallback) {
+  const value = params[name] ?? fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw badRequest(`Invalid ${name}: ${describe(params[name])} (allowed: a number ${min}-${max})`);
+  }
+  return value;
+}
+
 export function urlParam(params, name) {
   const value = params[name];
   if (typeof value !== 'string' || !isAbsoluteUrl(value)) {

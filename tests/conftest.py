@@ -118,3 +118,23 @@ async def mcp_client(env: dict[str, str] | None = None, server=None, **kwargs):
     (or to ``server``, a transport such as ``stdio_client(front_params(), errlog=...)``)."""
     async with Client(server or front_params(env), **kwargs) as client:
         yield client
+
+
+@asynccontextmanager
+async def users_browser(desktop, tmp_path, url: str | None = None):
+    """A user's own browser (tests/harness/usersbrowser.py; headless for ``desktop`` None) with ``url`` in a tab
+    of its own, in a runtime folder of its own, and an MCP client on it (``TABSIGHT_BROWSER=never``):
+    ``(client, browser)``."""
+    from harness.usersbrowser import UsersBrowser
+
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    browser = UsersBrowser(desktop, tmp_path / "profile", runtime)
+    browser.start()
+    try:
+        if url:
+            browser.open(url)
+        async with mcp_client(front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
+            yield client, browser
+    finally:
+        browser.quit()

@@ -159,6 +159,11 @@ class FakeBrowser:
     def _window_set_viewport(self, params):
         return {}
 
+    def _emulation_set(self, params):
+        self._tab(params["tab_id"])
+        changes = {name: value for name, value in params.items() if name != "tab_id"}
+        return {"emulation": None if changes == {"reset": True} else {**changes, "in_effect": True}}
+
     def _dialog_policy(self, params):
         self.dialog_policies[params["tab_id"]] = params["policy"]
         return {"policy": params["policy"]}

@@ -44,6 +44,13 @@ def session(tmp_path, monkeypatch):
         ("observe", {"what": "network", "binary_bodies": True}, ["binary_bodies", "needs request_id"]),
         ("observe", {"what": "network", "request_id": 3, "max_body_chars": 50_001},
          ["'max_body_chars'", "50001", "0 to 50000"]),
+        ("configure", {"action": "emulate"}, ["action 'emulate' needs 'emulation'"]),
+        ("configure", {"action": "emulate", "emulation": {"device": "nokia"}},
+         ["'emulation.device'", "'nokia'", "'iphone-15'", "'pixel-7'", "'desktop-1080p'"]),
+        ("configure", {"action": "emulate", "emulation": {"network": "5g"}},
+         ["'emulation.network'", "'5g'", "'offline'", "'none'"]),
+        ("configure", {"action": "emulate", "emulation": {"color_scheme": "dark", "on_user_tab": True}},
+         ["'on_user_tab' needs 'tab_id'"]),
         ("nonsense", {}, ["Unknown tool 'nonsense'", "observe"]),
     ],
 )

@@ -190,6 +190,39 @@ async def test_configure_track_picks_a_tab_or_says_which_exist():
     assert browser.methods("page.info")[-1] == {"tab_id": 8}
 
 
+async def test_configure_emulate_a_users_tab_only_when_named_with_on_user_tab():
+    user = FakeBrowser()  # the user's own: no embedded token in its hello
+    session = fake_session(user)
+    refused = await call(session, "configure", {"action": "emulate", "emulation": {"device": "pixel-7"}})
+    assert refused.is_error and "Tab 7 is the user's own tab" in refused.content[0].text
+    assert "tab_id:7" in refused.content[0].text and "on_user_tab:true" in refused.content[0].text
+    assert user.methods("emulation.set") == []
+
+    asked = {"action": "emulate", "tab_id": 7, "emulation": {"device": "pixel-7", "network": "4g", "on_user_tab": True}}
+    answer = json_of((await call(session, "configure", asked)).content[0])["emulate"]
+    assert "they see it emulated" in answer["note"]
+    (sent,) = user.methods("emulation.set")
+    assert sent["viewport"] == {
+        "device": "pixel-7", "width": 412, "height": 915, "device_scale_factor": 2.625, "mobile": True,
+        "user_agent": sent["viewport"]["user_agent"],
+    } and "Pixel 7" in sent["viewport"]["user_agent"]
+    assert sent["network"] == {"name": "4g", "offline": False, "latency_ms": 165, "download_bytes_per_s": 1_012_500,
+                               "upload_bytes_per_s": 168_750}
+    # a reset needs no flag: it only undoes what tabsight did
+    reset = await call(session, "configure", {"action": "emulate", "emulation": {"reset": True}})
+    assert json_of(reset.content[0])["emulate"]["emulation"] is None
+
+    embedded = FakeBrowser()
+    embedded.hello.embedded = "token"
+    session = fake_session(embedded)
+    custom = {"action": "emulate", "emulation": {"width": 600, "height": 400, "color_scheme": "dark", "network": "none"}}
+    answer = json_of((await call(session, "configure", custom)).content[0])["emulate"]
+    assert "note" not in answer
+    (sent,) = embedded.methods("emulation.set")
+    assert sent == {"tab_id": 7, "viewport": {"width": 600, "height": 400, "device_scale_factor": 1, "mobile": False},
+                    "color_scheme": "dark", "network": None}
+
+
 async def test_configure_streaming_enable_status_disable():
     session = fake_session()
     enabled = await handle(session, "configure", {"action": "streaming", "streaming_action": "enable",

@@ -12,35 +12,23 @@ from __future__ import annotations
 import base64
 import io
 import json
-import subprocess
 
 import anyio
 import pytest
-from conftest import front_env, mcp_client
+from conftest import front_env, mcp_client, users_browser
 from harness.calls import notes, payload, refusal
-from harness.desktop import Desktop
+from harness.desktop import cancel_button, click_cancel
 from harness.usersbrowser import UsersBrowser
 from PIL import Image
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.headed]
 
-#: the Cancel button of the debugging bar (Chromium's blue call-to-action button)
-CANCEL_BLUE = (11, 87, 208)
-
 
 @pytest.fixture
 async def users(desktop, site, tmp_path):
     """The user's browser showing bar.html in a tab of its own, and an MCP client on it."""
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    browser = UsersBrowser(desktop, tmp_path / "profile", runtime)
-    browser.start()
-    try:
-        browser.open(site.url("/bar.html"))
-        async with mcp_client(front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
-            yield client, browser
-    finally:
-        browser.quit()
+    async with users_browser(desktop, tmp_path, site.url("/bar.html")) as both:
+        yield both
 
 
 async def viewport_height(client) -> int:
@@ -55,19 +43,6 @@ async def record(client) -> dict:
 def picture(result) -> Image.Image:
     (image,) = [block for block in result.content if block.type == "image"]
     return Image.open(io.BytesIO(base64.b64decode(image.data))).convert("RGB")
-
-
-def cancel_button(desktop: Desktop) -> tuple[int, int] | None:
-    """Where the debugging bar's Cancel button is on the screen, by its colour; None if no bar shows it."""
-    shot = desktop.tmp / "screen.png"
-    subprocess.run(["scrot", "-o", str(shot)], env=desktop.env, check=True, timeout=10)
-    screen = Image.open(shot).convert("RGB").crop((0, 0, desktop.width, 300))
-    points = [(x, y) for y in range(0, screen.height, 2) for x in range(0, screen.width, 2)
-              if max(abs(a - b) for a, b in zip(screen.getpixel((x, y)), CANCEL_BLUE)) < 12]
-    if len(points) < 50:
-        return None
-    xs, ys = sorted(x for x, _ in points), sorted(y for _, y in points)
-    return xs[len(xs) // 2], ys[len(ys) // 2]
 
 
 async def test_screenshots_bring_no_bar_and_a_point_from_before_the_bar_is_refused_not_misplaced(users):
@@ -116,10 +91,7 @@ async def test_a_label_taken_before_the_bar_clicks_its_element_after_it(users):
 async def test_the_users_cancel_on_the_bar_stops_tabsight_until_the_agent_asks_again(users, desktop):
     client, _browser = users
     payload(await client.call_tool("interact", {"action": "click", "selector": "#top"}))
-    button = cancel_button(desktop)
-    assert button is not None, "the debugging bar is not showing"
-    subprocess.run(["xdotool", "mousemove", str(button[0]), str(button[1]), "click", "1"], env=desktop.env,
-                   check=True, timeout=10)
+    click_cancel(desktop)
 
     for _ in range(2):  # refused, and no attaching again behind the user's back
         stopped = refusal(await client.call_tool("interact", {"action": "click", "selector": "#top"}))

@@ -15,6 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from PIL import Image
+
 TOOLS = ("Xvfb", "openbox", "xdotool", "xmessage", "xprop", "scrot")
 
 
@@ -135,3 +137,28 @@ def _until(condition, what: str, timeout: float = 30) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+#: the Cancel button of the debugging bar (Chromium's blue call-to-action button)
+CANCEL_BLUE = (11, 87, 208)
+
+
+def cancel_button(desktop: Desktop) -> tuple[int, int] | None:
+    """Where the debugging bar's Cancel button is on the screen, by its colour; None if no bar shows it."""
+    shot = desktop.tmp / "screen.png"
+    subprocess.run(["scrot", "-o", str(shot)], env=desktop.env, check=True, timeout=10)
+    screen = Image.open(shot).convert("RGB").crop((0, 0, desktop.width, 300))
+    points = [(x, y) for y in range(0, screen.height, 2) for x in range(0, screen.width, 2)
+              if max(abs(a - b) for a, b in zip(screen.getpixel((x, y)), CANCEL_BLUE)) < 12]
+    if len(points) < 50:
+        return None
+    xs, ys = sorted(x for x, _ in points), sorted(y for _, y in points)
+    return xs[len(xs) // 2], ys[len(ys) // 2]
+
+
+def click_cancel(desktop: Desktop) -> None:
+    """Clicks Cancel on the debugging bar, as the user does."""
+    button = cancel_button(desktop)
+    assert button is not None, "the debugging bar is not showing"
+    subprocess.run(["xdotool", "mousemove", str(button[0]), str(button[1]), "click", "1"], env=desktop.env,
+                   check=True, timeout=10)

@@ -151,6 +151,11 @@ class BrowserClient:
     async def set_viewport(self, tab_id: int, width: int, height: int) -> dict[str, Any]:
         return await self._ask(Method.SET_VIEWPORT, {"tab_id": tab_id, "width": width, "height": height}, QUICK)
 
+    async def emulate(self, tab_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+        """Sets the aspects in ``changes`` (``viewport``, ``color_scheme``, ``network``; a null ends one) or, with
+        ``reset``, ends them all: ``{emulation, in_effect}``, what the tab has now (null: nothing)."""
+        return await self._ask(Method.EMULATION_SET, {"tab_id": tab_id, **changes}, QUICK)
+
     # -- seeing --------------------------------------------------------------
 
     async def capture(

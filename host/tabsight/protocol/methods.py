@@ -24,6 +24,7 @@ class Method(str, Enum):
     CAPTURE = "capture"
     CAPTURE_URL = "capture.url"
     SET_VIEWPORT = "window.set_viewport"
+    EMULATION_SET = "emulation.set"
     ELEMENTS_FIND = "elements.find"
     ELEMENT_ACT = "element.act"
     PAGE_WAIT_FOR = "page.wait_for"

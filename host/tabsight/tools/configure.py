@@ -1,5 +1,5 @@
 """configure: session settings: which tab this session tracks, screenshots at the
-end of answers (screenshot_mode), and alert streaming."""
+end of answers (screenshot_mode), alert streaming, and a tab's emulation."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ..session.autoshot import CaptureSettings
 from ..session.state import Session
 from ..session.streaming import EventFilter, StreamConfig
 from .base import Params, Tool
+from .emulation import EmulationParams, emulate
 from .response import Response
 
 
@@ -25,16 +26,21 @@ class CaptureSettingsParams(Params):
 
 
 class ConfigureParams(Params):
-    action: Literal["track", "capture", "streaming", "dialogs", "answers", "debugger"] = Field(
+    action: Literal["track", "capture", "streaming", "dialogs", "answers", "debugger", "emulate"] = Field(
         description="track: choose the tab (and browser) this session works on. capture: screenshots that come "
         "by themselves (settings.screenshot_mode). streaming: push alerts to this session as they happen (MCP "
         "notifications), within a throttle; the answer says whether they reach this client. dialogs: how "
         "alert/confirm/prompt dialogs on the tabs this session acts on are answered (dialog_policy). answers: how much text one answer may carry (max_answer_chars). debugger: after the user clicked Cancel "
         "on the browser's debugging bar (calls then fail with debugger_canceled), and only once they agreed, lets "
-        "tabsight attach again."
+        "tabsight attach again. emulate: a device's viewport, a colour scheme, a slow or no network on a tab "
+        "(emulation), until reset, the tab closes or the last MCP session ends; observe({what:'page'}) shows it."
     )
     settings: CaptureSettingsParams | None = Field(default=None, description="capture: the settings.")
-    tab_id: int | None = Field(default=None, description="track: the tab, as listed by observe({what:'tabs'}).")
+    tab_id: int | None = Field(
+        default=None,
+        description="track: the tab, as listed by observe({what:'tabs'}). emulate: the tab (default: the tracked "
+        "one); a tab of the user's own browser needs it, with emulation.on_user_tab.",
+    )
     browser: str | None = Field(
         default=None,
         description="track: the browser's id from observe({what:'tabs'}); needed only when several browsers are "
@@ -59,6 +65,11 @@ class ConfigureParams(Params):
         description=f"answers: the most characters of text one answer carries (default {bounded.ANSWER_CHARS}); "
         "longer page texts, lists and script results are cut, each cut marked with the original length.",
     )
+    emulation: EmulationParams | None = Field(
+        default=None,
+        description="emulate: what to change; aspects not given stay as they are. The embedded browser's tabs "
+        "only, unless tab_id names a tab of the user's and on_user_tab is true.",
+    )
     dialog_policy: Literal["accept", "dismiss", "report"] | None = Field(
         default=None,
         description="dialogs: accept (the default: OK, a prompt's default text), dismiss (Cancel), or report (left "
@@ -78,6 +89,10 @@ class ConfigureParams(Params):
             raise ValueError("action 'dialogs' needs 'dialog_policy': accept, dismiss or report")
         if self.action == "streaming" and self.streaming_action is None:
             raise ValueError("action 'streaming' needs 'streaming_action': enable, disable or status")
+        if self.action == "emulate" and self.emulation is None:
+            raise ValueError("action 'emulate' needs 'emulation', e.g. {device: 'iphone-15'} or {color_scheme: 'dark'}")
+        if self.emulation is not None and self.emulation.on_user_tab and self.tab_id is None:
+            raise ValueError("'on_user_tab' needs 'tab_id': the user's tab is emulated only when named")
         return self
 
 
@@ -92,6 +107,8 @@ async def configure(session: Session, params: ConfigureParams, response: Respons
         response.result = {"dialogs": {"policy": params.dialog_policy}}
     elif params.action == "debugger":
         response.result = await (await session.browsers.client()).allow_debugger()
+    elif params.action == "emulate":
+        response.result = {"emulate": await emulate(session, params.emulation, params.tab_id)}
     elif params.action == "capture":
         note = session.autoshots.configure(CaptureSettings(**params.settings.model_dump()))
         response.result = {"capture": session.autoshots.status(), **({"note": note} if note else {})}
@@ -127,7 +144,8 @@ TOOL = Tool(
     "action=capture sets screenshot_mode (a screenshot at the end of answers); action=streaming enables, "
     "disables or reports pushed alert notifications; action=dialogs sets how page dialogs are answered; action=answers sets how "
     "much text an answer may carry; action=debugger, once the user agreed, lets tabsight attach again after they "
-    "cancelled its debugging bar.",
+    "cancelled its debugging bar; action=emulate puts a tab in a device's viewport, a colour scheme or a slow or "
+    "no network (the embedded browser's tabs; a user's tab only when named with on_user_tab).",
     params=ConfigureParams,
     handler=configure,
 )
