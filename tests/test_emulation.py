@@ -229,6 +229,15 @@ async def test_the_users_tab_is_emulated_only_when_named_with_on_user_tab(users)
     ] is None
     assert (await probe(client))["dark"] is False
 
+    # a tab the session opened is the agent's: emulated without the flag, and the user's tab stays as it was
+    opened = await call(client, "interact", {"action": "open_tab", "url": site.url("/scheme.html")})
+    answer = (await call(client, "configure", {"action": "emulate", "emulation": {"color_scheme": "dark"}}))["emulate"]
+    assert answer["tab_id"] == opened["tab_id"] and "note" not in answer
+    assert (await probe(client))["dark"] is True
+    await call(client, "interact", {"action": "close_tab"})
+    await call(client, "configure", {"action": "track", "tab_id": tab_id})
+    assert (await probe(client))["dark"] is False
+
 
 @pytest.fixture
 async def users_on_desktop(desktop, site, tmp_path):

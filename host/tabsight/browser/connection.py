@@ -410,6 +410,11 @@ class BrowserConnection:
         self._opened.add((client.transport.profile_id, _browser_run(client.transport), opened["tab_id"]))
         return opened
 
+    def opened(self, client: BrowserClient, tab_id: int) -> bool:
+        """Whether this session opened ``tab_id`` in ``client``'s browser (open_tab), in this run of it."""
+        link = client.transport
+        return (link.profile_id, _browser_run(link), tab_id) in self._opened
+
     async def close_tab(self, tab_id: int | None) -> dict[str, Any]:
         """Close ``tab_id``, or else the tracked tab if this session opened it (the user's own tabs close only
         when named); when it was the tracked one, the session follows the browser's focused tab again.
@@ -417,7 +422,7 @@ class BrowserConnection:
         client, tracked = await self.tab()
         link = client.transport
         if tab_id is None:
-            if (link.profile_id, _browser_run(link), tracked) not in self._opened:
+            if not self.opened(client, tracked):
                 raise ToolError(
                     f"The tracked tab ({tracked}) was not opened by this session: pass its tab_id to close it "
                     "(observe({what:'tabs'}) lists them)."

@@ -4,8 +4,9 @@ The device and network presets are tables here, and only here: the extension
 (``extension/emulation.js``) is told plain numbers, keeps them per tab for as
 long as they last, and applies them through the debugger.
 
-Who may be emulated: the embedded browser's tabs, freely (they are
-tabsight's). A tab in the user's own browser only when the agent names it
+Who may be emulated: the embedded browser's tabs, and the tabs this session
+opened (``interact`` open_tab), freely: they are tabsight's and the agent's.
+A tab in the user's own browser only when the agent names it
 (``tab_id``) and says it means to (``on_user_tab: true``): the user sees that
 tab change, so it never happens as a side effect of tracking it.
 """
@@ -145,7 +146,7 @@ class EmulationParams(Params):
 async def emulate(session: Session, emulation: EmulationParams, tab_id: int | None) -> dict[str, Any]:
     """Sets (or resets) the emulation of ``tab_id`` (else the tracked tab); what is in effect there now."""
     client, tab = await session.browsers.tab(tab_id, acting=True)
-    users_tab = not client.embedded
+    users_tab = not client.embedded and not session.browsers.opened(client, tab)
     if users_tab and not emulation.reset and not (tab_id is not None and emulation.on_user_tab):
         raise ToolError(
             f"Tab {tab} is the user's own tab, in {client.name}: tabsight emulates nothing there unless asked for "
