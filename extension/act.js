@@ -28,7 +28,7 @@ import { currentDocument, inPage, inPageIfLoaded, runInPage } from './inpage-cal
 import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { tabUrl } from './restricted.js';
 
-const ACTIONS = ['click', 'type', 'select', 'hover', 'press', 'scroll'];
+const ACTIONS = ['click', 'type', 'select', 'set', 'hover', 'press', 'scroll'];
 // After an action, changes are collected until the DOM has been quiet this
 // long, or SETTLE_MAX_MS has passed.
 const QUIET_MS = 150;
@@ -141,6 +141,14 @@ async function perform(tabId, action, selector, point, params, signal) {
       const value = optionalStringParam(params, 'value');
       if (value === null) throw badRequest('select needs value: an option\'s value or its visible text');
       return exclusive(tabId, () => selectOption(tabId, selector, value, signal));
+    }
+    case 'set': {
+      if (!selector) throw badRequest('set needs a target: label or selector of a form control');
+      const { value } = params;
+      if (typeof value !== 'string' && typeof value !== 'boolean') {
+        throw badRequest(`Invalid value: ${JSON.stringify(value)} (allowed: a string, or true or false)`);
+      }
+      return exclusive(tabId, () => setControl(tabId, selector, value, signal));
     }
     case 'press': {
       const combo = optionalStringParam(params, 'key');
@@ -362,6 +370,42 @@ async function selectOption(tabId, selector, value, signal) {
     if (performance.now() > deadline) {
       throw badRequest(`Clicked option ${JSON.stringify(found.name)} of ${targetName(selector)}, ` +
         `but the page does not show it selected (${result.shows})`);
+    }
+    await sleep(POLL_MS, signal);
+  }
+}
+
+// set (a field of `fill`): the control is set by the means that works for it
+// (inpage-input.js controlKind): an option selected, a checkbox, radio button
+// or switch clicked if it is not in the state wanted (and read back), any
+// other field typed into, cleared first. The answer's value is what it holds.
+async function setControl(tabId, selector, value, signal) {
+  const control = await abortable(inPage(tabId, 'controlKind', selector), signal);
+  if (control.error) throw new TabsightError(control.error, control.message);
+  if (control.kind === 'select') return selectOption(tabId, selector, String(value), signal);
+  if (control.kind === 'field') {
+    return typeText(tabId, selector, typeof value === 'string' ? value : String(value), { clear: true }, signal);
+  }
+  const named = `${targetName(selector)} (<${control.target.tag}>${control.target.name ? ` ${JSON.stringify(control.target.name)}` : ''})`;
+  if (typeof value !== 'boolean') {
+    throw badRequest(`${named} is a ${control.radio ? 'radio button' : 'checkbox'}: its value is true or false, ` +
+      `not ${JSON.stringify(value)}`);
+  }
+  if (control.checked === value) return { did: `${value ? 'checked' : 'unchecked'} already`, target: control.target, value };
+  if (control.radio && !value) {
+    throw badRequest(`${named} is a radio button: it is unchecked by checking another of its group`);
+  }
+  await pointerAction(tabId, 'click', selector, null, null, null, signal);
+  // read back twice, POLL_MS apart: a page that undoes the click does so in a handler of its own, a moment later
+  const deadline = performance.now() + RESULT_WAIT_MS;
+  let held = 0;
+  for (;;) {
+    const now = await abortable(inPage(tabId, 'controlKind', selector), signal);
+    if (now.error) throw new TabsightError(now.error, now.message);
+    held = now.checked === value ? held + 1 : 0;
+    if (held === 2) return { did: value ? 'checked' : 'unchecked', target: now.target, value };
+    if (performance.now() > deadline) {
+      throw badRequest(`Clicked ${named}, but it is ${now.checked ? 'checked' : 'unchecked'} again: the page refused or undid it`);
     }
     await sleep(POLL_MS, signal);
   }

@@ -463,5 +463,29 @@
     return parts.join(' >>> ');
   }
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { beginTyping, typingResult, beginSelect, findOption, selectResult });
+  // What kind of control a fill field is, and so how it is set: 'select' (a
+  // <select>, listbox or combobox: selected), 'toggle' (a checkbox, radio
+  // button or switch: clicked when its state is not the one wanted), or
+  // 'field' (anything typing edits). A label stands for its control.
+  const TOGGLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+  function controlKind(target) {
+    const found = resolveTarget(target);
+    if (found.error) return found;
+    let element = found.element;
+    if (element.localName === 'label' && element.control) element = element.control;
+    const role = element.getAttribute('role');
+    const native = element.localName === 'input' && (element.type === 'checkbox' || element.type === 'radio');
+    if (native || TOGGLE_ROLES.has(role)) {
+      return {
+        kind: 'toggle',
+        radio: native ? element.type === 'radio' : role.endsWith('radio'),
+        checked: native ? element.checked : element.getAttribute('aria-checked') === 'true',
+        target: describe(element),
+      };
+    }
+    if (element.localName === 'select' || ariaControl(element)) return { kind: 'select' };
+    return { kind: 'field' };
+  }
+
+  Object.assign(globalThis.__tabsightParts ??= {}, { beginTyping, typingResult, beginSelect, findOption, selectResult, controlKind });
 })();

@@ -45,6 +45,21 @@ def runtime_dir(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def realapps():
+    """The real third-party apps of tests/realapps, served on 127.0.0.1: their base URL (pages under /pages/)."""
+    from harness.realapps import REALAPPS, missing_apps
+    from harness.servers import serve_folder
+
+    missing = missing_apps()
+    if missing:
+        pytest.skip(f"the real apps are not installed: {missing}")
+    server = serve_folder(REALAPPS)
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
 @pytest.fixture(scope="session")
 def site():
     with Site() as running:

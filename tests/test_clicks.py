@@ -8,22 +8,12 @@ edited by a double-click.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from conftest import mcp_client
 from harness.calls import payload, refusal
-from harness.servers import serve_folder
+from harness.calls import script as run
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
-
-REALAPPS = Path(__file__).parent / "realapps"
-
-
-async def run(client, script: str):
-    result = payload(await client.call_tool("interact", {"action": "execute", "script": script}))
-    assert "error" not in result["script"], result["script"]
-    return result["script"]["result"]
 
 
 async def click(client, **arguments) -> dict:
@@ -100,16 +90,6 @@ async def test_click_arguments_are_checked(clicks_page):
         message = refusal(await clicks_page.call_tool("interact", arguments))
         assert words in message, message
     assert await seen(clicks_page) == []  # nothing was clicked
-
-
-@pytest.fixture(scope="module")
-def realapps():
-    if not (REALAPPS / "node_modules" / "todomvc").is_dir():
-        pytest.skip("the real apps are not installed: run tests/realapps/install.sh")
-    server = serve_folder(REALAPPS)
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
 
 
 async def test_todomvc_edits_an_item_on_a_double_click(browser, realapps):

@@ -10,22 +10,13 @@ and an editable one (APG patterns), and records every input and change event it 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from conftest import mcp_client
 from harness.calls import payload, refusal
-from harness.servers import serve_folder
+from harness.calls import script as run
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
-
-REALAPPS = Path(__file__).parent / "realapps"
-
-
-async def run(client, script: str):
-    result = payload(await client.call_tool("interact", {"action": "execute", "script": script}))
-    assert "error" not in result["script"], result["script"]
-    return result["script"]["result"]
 
 
 async def goto(client, url: str) -> None:
@@ -39,16 +30,6 @@ async def act(client, **arguments):
 async def events(client, element_id: str) -> list[list[str]]:
     """The input and change events the page saw on that element: [type, value] each."""
     return [[e["type"], e.get("value")] for e in await run(client, "return window.events") if e["id"] == element_id]
-
-
-@pytest.fixture(scope="module")
-def realapps():
-    if not (REALAPPS / "node_modules" / "monaco-editor").is_dir():
-        pytest.skip("the real apps are not installed: run tests/realapps/install.sh")
-    server = serve_folder(REALAPPS)
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
 
 
 # ---- value-taking inputs ----

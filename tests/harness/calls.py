@@ -48,6 +48,13 @@ def refusal(result: CallToolResult) -> str:
     return result.content[0].text
 
 
+async def script(client, source: str):
+    """What a page script returns, run in the tracked tab through interact execute (which must succeed)."""
+    result = payload(await client.call_tool("interact", {"action": "execute", "script": source}))
+    assert "error" not in result["script"], result["script"]
+    return result["script"]["result"]
+
+
 def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]

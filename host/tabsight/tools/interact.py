@@ -30,19 +30,21 @@ log = logging.getLogger("tabsight.interact")
 
 Action = Literal[
     "navigate", "back", "forward", "reload", "open_tab", "close_tab",
-    "click", "type", "select", "hover", "press", "scroll", "wait_for", "execute", "dialog",
+    "click", "type", "select", "fill", "hover", "press", "scroll", "wait_for", "execute", "dialog",
 ]
 
 #: what each action needs besides its target
-NEEDS = {"navigate": ("url",), "type": ("text",), "select": ("value",), "press": ("key",)}
+NEEDS = {"navigate": ("url",), "type": ("text",), "select": ("value",), "press": ("key",), "fill": ("fields",)}
 #: actions that must have a target, and those that may have one
 TARGETED = {"click", "hover", "select"}
 MAY_TARGET = {"type", "press", "scroll"}
 #: actions that load a page, and wait for it as navigate does
 LOADS = ("navigate", "back", "forward", "reload", "open_tab")
 #: actions on the browser's history and tabs: no element to target
-UNTARGETED = {*LOADS, "close_tab", "wait_for", "execute", "dialog"}
+UNTARGETED = {*LOADS, "close_tab", "fill", "wait_for", "execute", "dialog"}
 DEFAULT_TIMEOUT = {**dict.fromkeys(LOADS, 30_000), "wait_for": 5_000}
+#: fields one fill may set
+MAX_FILL_FIELDS = 50
 #: keys a click may hold; ControlOrMeta is Meta on macOS and Control elsewhere (select-many, open in a new tab)
 Modifier = Literal["Alt", "Control", "Meta", "Shift", "ControlOrMeta"]
 
@@ -50,6 +52,29 @@ Modifier = Literal["Alt", "Control", "Meta", "Shift", "ControlOrMeta"]
 class CdpStep(Params):
     method: str = Field(pattern=r"^[A-Z][A-Za-z]*\.[a-zA-Z]+$", description="Domain.method, e.g. Page.captureScreenshot.")
     params: dict[str, Any] = Field(default={}, description="The method's parameters.")
+
+
+class FillField(Params):
+    label: int | None = Field(default=None, ge=1, description="The field: a number from the latest annotation.")
+    selector: str | None = Field(
+        default=None, min_length=1, max_length=2048, description="The field: a CSS selector matching one element."
+    )
+    value: str | bool = Field(
+        description="Text or a value-taking input's value (date, color...), an option's value or text (select, "
+        "listbox, combobox), or true/false (checkbox, switch; true for a radio button)."
+    )
+
+    @model_validator(mode="after")
+    def _one_target(self) -> FillField:
+        if (self.label is None) == (self.selector is None):
+            raise ValueError("each field needs one of 'label' or 'selector'")
+        if isinstance(self.value, str) and len(self.value) > 100_000:
+            raise ValueError("a field's value is at most 100000 characters")
+        return self
+
+    @property
+    def named(self) -> str:
+        return f"label {self.label}" if self.label is not None else self.selector or ""
 
 
 class InteractParams(Params):
@@ -64,8 +89,10 @@ class InteractParams(Params):
         "their format (2024-05-01, 13:45, 2024-05, 2024-W18, 2024-05-01T13:45, #ff0000, a number); the answer's "
         "value is what the field holds then, and an edit that changed nothing is an error. clear first, submit "
         "presses Enter. select: an option of a <select>, an ARIA listbox or combobox (opened by a click), by "
-        "value or visible text; checked afterwards. press: a key or combo (Enter, Escape, Control+A). scroll: the "
-        "target into view, or by delta_x/delta_y. wait_for: until selector is visible or text is on the page. "
+        "value or visible text; checked afterwards. fill: several fields in one call (fields: [{label or "
+        "selector, value}]: text, dates, options, true/false for checkboxes), each set as type/select/click would "
+        "and read back. press: a key or combo (Enter, Escape, Control+A). scroll: the target into view, or by "
+        "delta_x/delta_y. wait_for: until selector is visible or text is on the page. "
         "execute: run a page script (awaited, its JSON result returned) and/or CDP steps in order; "
         "Page.captureScreenshot results come back as images. dialog: answer the tab's open alert/confirm/prompt "
         "(accept, prompt_text)."
@@ -120,6 +147,10 @@ class InteractParams(Params):
     prompt_text: str | None = Field(
         default=None, max_length=10_000, description="dialog: the text to answer a prompt with (default: its own)."
     )
+    fields: list[FillField] | None = Field(
+        default=None, min_length=1, max_length=MAX_FILL_FIELDS,
+        description="fill: the form's fields, each {label or selector, value}, set in order.",
+    )
     tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
 
     @field_validator("url")
@@ -167,6 +198,8 @@ class InteractParams(Params):
             raise ValueError(f"action '{self.action}' takes no label or x/y")
         if self.action in LOADS and self.timeout is not None and self.timeout < 1000:
             raise ValueError(f"'timeout' is {self.timeout}; allowed range for {self.action}: 1000 to 120000")
+        if self.fields is not None and self.action != "fill":
+            raise ValueError(f"'fields' is for action 'fill' only, not '{self.action}'")
         if self.action == "open_tab" and self.tab_id is not None:
             raise ValueError("action 'open_tab' takes no tab_id: the new tab opens beside the tracked one")
         return self
@@ -181,6 +214,8 @@ async def interact(session: Session, params: InteractParams, response: Response)
         response.result = {"action": "dialog", "tab_id": tab_id, **answer}
         return
     timeout = params.timeout if params.timeout is not None else DEFAULT_TIMEOUT.get(params.action, 0)
+    if params.action == "fill":
+        return await _fill(session, params, response)
     if params.action in ("open_tab", "close_tab"):
         return await _tabs(session, params, timeout, response)
     if params.action in ("back", "forward", "reload"):
@@ -202,31 +237,44 @@ async def interact(session: Session, params: InteractParams, response: Response)
         response.result = {"action": params.action, "tab_id": tab_id, **result}
         return
 
-    label = session.labels.get(params.label) if params.label is not None else None
+    result = await _on_element(
+        session, params.action, params.label, params.selector, (params.x, params.y) if params.x is not None else None,
+        params.tab_id,
+        text=params.text, value=params.value, key=params.key, clear=params.clear, submit=params.submit,
+        delta_x=params.delta_x, delta_y=params.delta_y,
+        button=params.button, click_count=params.click_count, modifiers=params.modifiers,
+    )
+    response.result = {"action": params.action, **result}
+
+
+async def _on_element(
+    session: Session, action: str, label_number: int | None, selector: str | None,
+    point: tuple[float, float] | None, tab_id: int | None, **details: Any,
+) -> dict[str, Any]:
+    """One input action on a label's element, a selector's, or a point: the extension's answer, with the label."""
+    label = session.labels.get(label_number) if label_number is not None else None
     if label is not None:
-        if params.tab_id is not None and params.tab_id != label.annotation.tab_id:
-            raise ToolError(f"label {label.number} is on tab {label.annotation.tab_id}, not tab {params.tab_id}")
+        if tab_id is not None and tab_id != label.annotation.tab_id:
+            raise ToolError(f"label {label.number} is on tab {label.annotation.tab_id}, not tab {tab_id}")
         client, tab_id = await session.browsers.tab(label.annotation.tab_id)
         if client.id != label.annotation.browser:
             raise ToolError(_stale(label, "the session now works with another browser"))
     else:
-        client, tab_id = await session.browsers.tab(params.tab_id, acting=True)
+        client, tab_id = await session.browsers.tab(tab_id, acting=True)
     # a selector copied from the latest annotation names the element that annotation marked, as its label does,
     # while the tab shows that document (in a new one it is a plain selector again)
-    marked = label or (session.labels.by_selector(params.selector, client.id, tab_id) if params.selector else None)
+    marked = label or (session.labels.by_selector(selector, client.id, tab_id) if selector else None)
 
     try:
         result = await client.act(
-            tab_id, params.action,
-            selector=marked.selector if marked else params.selector,
+            tab_id, action,
+            selector=marked.selector if marked else selector,
             document=marked.annotation.document if marked else None,
             annotation=(marked.annotation.id, marked.number) if marked else None,
             annotated_selector=marked is not None and label is None,
-            point=(params.x, params.y) if params.x is not None else None,
-            viewport=session.screenshots.viewport_of(client.id, tab_id) if params.x is not None else None,
-            text=params.text, value=params.value, key=params.key, clear=params.clear, submit=params.submit,
-            delta_x=params.delta_x, delta_y=params.delta_y,
-            button=params.button, click_count=params.click_count, modifiers=params.modifiers,
+            point=point,
+            viewport=session.screenshots.viewport_of(client.id, tab_id) if point is not None else None,
+            **details,
         )
     except BrowserError as exc:
         if exc.code == Code.STALE_LABEL and marked:
@@ -234,7 +282,23 @@ async def interact(session: Session, params: InteractParams, response: Response)
         if exc.code in (Code.ELEMENT_NOT_FOUND, Code.AMBIGUOUS_SELECTOR) and label:
             raise ToolError(_stale(label, f"its element is gone ({exc.message})")) from None
         raise
-    response.result = {"action": params.action, **({"label": label.number} if label else {}), **result}
+    return {**({"label": label.number} if label else {}), **result}
+
+
+async def _fill(session: Session, params: InteractParams, response: Response) -> None:
+    """Each field set in turn (``set``: typed, selected or checked as it takes it, and read back); the answer
+    gives each field's value now. A field that fails ends the call: the error names it, and what was set."""
+    done: list[dict[str, Any]] = []
+    for number, field in enumerate(params.fields or [], 1):
+        try:
+            result = await _on_element(session, "set", field.label, field.selector, None, params.tab_id,
+                                       value=field.value)
+        except (ToolError, BrowserError) as exc:
+            message = exc.explained() if isinstance(exc, BrowserError) else str(exc)
+            filled = f" Set before it: {', '.join(item['field'] for item in done)}." if done else " Nothing was set."
+            raise ToolError(f"fields[{number - 1}] ({field.named}): {message}{filled}") from None
+        done.append({"field": field.named, "value": result.get("value"), "did": result["did"]})
+    response.result = {"action": "fill", "fields": done}
 
 
 async def _tabs(session: Session, params: InteractParams, timeout: int, response: Response) -> None:
@@ -297,7 +361,7 @@ def _stale(label: Label, why: str, by_selector: bool = False) -> str:
 TOOL = Tool(
     name="interact",
     description="Act on the tracked tab: navigate, back, forward, reload, open_tab, close_tab, click, type, select, "
-    "hover, press, scroll, wait_for, execute, dialog. Target an element by label (from observe's annotated "
+    "fill, hover, press, scroll, wait_for, execute, dialog. Target an element by label (from observe's annotated "
     "screenshot), selector, or x/y. Reports what it did and what changed (URL, title, DOM, dialogs answered). "
     "execute runs a script and/or CDP steps; screenshots they take come back as images. dialog answers an open "
     "alert/confirm/prompt.",
