@@ -75,7 +75,9 @@ class Handler(SimpleHTTPRequestHandler):
         if parts.path != "/echo":
             return self._html(404, "<title>Not found</title>")
         answer = json.dumps({"received": len(received), "access_token": "SECRET-ECHO-TOKEN-1234", "ok": True})
-        self._answer(200, "application/json", answer.encode(), {"Set-Cookie": "session=SECRET-ECHO-COOKIE; Path=/"})
+        # Max-Age=0: the header is there to be redacted, and no cookie stays in the browser the other tests share
+        self._answer(200, "application/json", answer.encode(),
+                     {"Set-Cookie": "session=SECRET-ECHO-COOKIE; Path=/; Max-Age=0"})
 
     def _html(self, code: int, body: str, headers: dict[str, str] | None = None) -> None:
         self._answer(code, "text/html; charset=utf-8", body.encode(), headers)
