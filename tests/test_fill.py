@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import mcp_client
-from harness.calls import payload, refusal
+from harness.calls import payload, refusal, script
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -19,8 +19,7 @@ FORM_STATE = """const $ = (id) => document.getElementById(id); return {
 
 
 async def state(client) -> dict:
-    answer = payload(await client.call_tool("interact", {"action": "execute", "script": FORM_STATE}))
-    return answer["script"]["result"]
+    return await script(client, FORM_STATE)
 
 
 @pytest.fixture

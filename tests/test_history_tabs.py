@@ -7,16 +7,13 @@ from __future__ import annotations
 import pytest
 from conftest import mcp_client
 from harness.calls import payload, refusal
+from harness.calls import script as run
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 
 async def interact(client, **arguments) -> dict:
     return payload(await client.call_tool("interact", arguments))
-
-
-async def run(client, script: str):
-    return (await interact(client, action="execute", script=script))["script"]["result"]
 
 
 async def tabs(client) -> list[dict]:
