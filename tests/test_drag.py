@@ -8,22 +8,11 @@ from npm, once with HTML5 drag and drop (its default) and once pointer-driven (f
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from conftest import mcp_client
-from harness.calls import payload, refusal
-from harness.servers import serve_folder
+from harness.calls import payload, refusal, script as run
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
-
-REALAPPS = Path(__file__).parent / "realapps"
-
-
-async def run(client, script: str):
-    result = payload(await client.call_tool("interact", {"action": "execute", "script": script}))
-    assert "error" not in result["script"], result["script"]
-    return result["script"]["result"]
 
 
 async def drag(client, **arguments) -> dict:
@@ -90,16 +79,6 @@ async def test_drag_arguments_are_checked(drag_page):
     # and nothing was left behind: the next drag works as the first
     assert payload(await drag_page.call_tool(
         "interact", {"action": "drag", "selector": "#apple", "to_selector": "#zone"}))["html5_drag"] is True
-
-
-@pytest.fixture(scope="module")
-def realapps():
-    if not (REALAPPS / "node_modules" / "sortablejs").is_dir():
-        pytest.skip("the real apps are not installed: run tests/realapps/install.sh")
-    server = serve_folder(REALAPPS)
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
 
 
 @pytest.mark.parametrize(("list_id", "html5", "before", "after"), [
