@@ -21,14 +21,14 @@
 // that works for it (inpage-input.js) and read back afterwards; the answer
 // carries the value it holds now, or the call fails saying it did not change.
 
-import { send, withDebugger } from './cdp.js';
+import { onEvent, send, withDebugger } from './cdp.js';
 import { keepingUserFocus } from './user-focus.js';
 import { Code, TabsightError, badRequest } from './errors.js';
 import { currentDocument, inPage, inPageIfLoaded, runInPage } from './inpage-call.js';
 import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { tabUrl } from './restricted.js';
 
-const ACTIONS = ['click', 'type', 'select', 'set', 'hover', 'press', 'scroll'];
+const ACTIONS = ['click', 'drag', 'type', 'select', 'set', 'hover', 'press', 'scroll'];
 // After an action, changes are collected until the DOM has been quiet this
 // long, or SETTLE_MAX_MS has passed.
 const QUIET_MS = 150;
@@ -57,23 +57,19 @@ const NAMED_KEYS = {
 export async function act(params, signal) {
   const tabId = tabIdParam(params);
   const action = enumParam(params, 'action', ACTIONS);
-  let selector = targetParam(params);
-  const point = pointParam(params);
   const expected = optionalStringParam(params, 'document');
-  if (expected && (await currentDocument(tabId)) !== expected) {
-    // a selector copied from an annotation (annotated_selector) is a plain selector on a new page
-    if (params.annotated_selector !== true || typeof selector !== 'object') {
-      throw new TabsightError(Code.STALE_LABEL, typeof selector === 'object'
-        ? `label ${selector.label} is stale: observe again (the tab shows another document now)`
-        : 'the page has changed since the annotation');
-    }
-    selector = selector.selector;
+  const stale = expected !== null && (await currentDocument(tabId)) !== expected;
+  const selector = targetParam(params, stale);
+  const point = pointParam(params);
+  const to = action === 'drag' ? destinationParam(params, stale) : null;
+  if (stale && !params.annotation && !params.to?.annotation) {
+    throw new TabsightError(Code.STALE_LABEL, 'the page has changed since the annotation');
   }
   const before = await chrome.tabs.get(tabId);
   const documentBefore = await inPage(tabId, 'watch');
   signal.throwIfAborted();
 
-  const did = await perform(tabId, action, selector, point, params, signal);
+  const did = await perform(tabId, action, selector, point, params, signal, to);
   const after = await settle(tabId, documentBefore, signal);
   return {
     ...did,
@@ -85,12 +81,34 @@ export async function act(params, signal) {
 }
 
 // What to act on: a selector, or a label ({annotation, label, selector?})
-// when the request names an annotation.
-function targetParam(params) {
+// when the request names an annotation. A label of another document than
+// the tab shows now (stale) is refused; a selector copied from an
+// annotation (annotated_selector) is a plain selector on a new page.
+function targetParam(params, stale) {
   const selector = optionalStringParam(params, 'selector');
   const annotation = optionalStringParam(params, 'annotation');
   if (!annotation) return selector;
-  return { annotation, label: intParam(params, 'label', 1, 1000), ...(selector ? { selector } : {}) };
+  const label = intParam(params, 'label', 1, 1000);
+  if (!stale) return { annotation, label, ...(selector ? { selector } : {}) };
+  if (params.annotated_selector !== true || !selector) {
+    throw new TabsightError(Code.STALE_LABEL, `label ${label} is stale: observe again (the tab shows another document now)`);
+  }
+  return selector;
+}
+
+// Where a drag ends: {selector} (a selector or a label, as targetParam) or
+// {point}, from the request's `to`, which names one or the other.
+function destinationParam(params, stale) {
+  const { to } = params;
+  if (typeof to !== 'object' || to === null || Array.isArray(to)) {
+    throw badRequest(`Invalid to: ${JSON.stringify(to)?.slice(0, 200)} (allowed: {selector} or {annotation, label} or {x, y})`);
+  }
+  const selector = targetParam(to, stale);
+  const point = pointParam(to);
+  if (!selector === !point) {
+    throw badRequest(`Invalid to: ${JSON.stringify(to).slice(0, 200)} (allowed: one of selector, a label, or x and y)`);
+  }
+  return { selector, point };
 }
 
 const targetName = (target) => (typeof target === 'string' ? target : target.selector ?? `label ${target.label}`);
@@ -123,8 +141,13 @@ async function locateTarget(tabId, selector, point, { focusOnly = false } = {}) 
   return located;
 }
 
-async function perform(tabId, action, selector, point, params, signal) {
+async function perform(tabId, action, selector, point, params, signal, to) {
   switch (action) {
+    case 'drag': {
+      if (!selector && !point) throw badRequest('drag needs a source: label, selector, or x and y');
+      const viewport = viewportParam(params);
+      return exclusive(tabId, () => withDebugger(tabId, () => drag(tabId, { selector, point }, to, viewport, signal)));
+    }
     case 'click':
     case 'hover': {
       if (!selector && !point) throw badRequest(`${action} needs a target: label, selector, or x and y`);
@@ -258,6 +281,102 @@ async function aimAndPress(tabId, action, selector, point, viewport, clickPress,
     }
     throw new TabsightError(Code.ELEMENT_COVERED, missedMessage(action, selector, target, missed, where));
   }
+}
+
+// drag: press on the source, move to the destination in steps, release
+// there. The first move goes just past the distance at which browsers and
+// libraries take a press for a drag (SortableJS, HTML5 drag and drop), the
+// rest in steps, since pages follow the pointer move by move. With drag
+// interception on, an HTML5 drag the moves start (a draggable element, a
+// dragstart the page did not cancel) comes back as its drag data
+// (Input.dragIntercepted): Chromium runs no native drag for input from
+// the debugger, so that drag goes on as drag events (dragenter, dragover,
+// drop) dispatched at the same steps. Either way nothing is left behind:
+// interception is switched off again, and a drag cut short (an error, a
+// cancelled call) is released or cancelled.
+async function drag(tabId, source, destination, viewport, signal) {
+  signal?.throwIfAborted(); // cancelled while it waited its turn
+  const aimed = await abortable(inPage(tabId, 'aimDrag', source.selector, source.point,
+    destination.selector, destination.point), signal);
+  if (aimed.error) throw new TabsightError(aimed.error, aimed.message);
+  const { from, to } = aimed;
+  const path = `from (${Math.round(from.x)}, ${Math.round(from.y)}) to (${Math.round(to.x)}, ${Math.round(to.y)})`;
+  if (source.point || destination.point) sameViewport(viewport, aimed.viewport, path);
+  const steps = dragSteps(from, to);
+  let intercepted = null;
+  let gotData = null;
+  const dataCame = new Promise((resolve) => { gotData = resolve; });
+  const stopListening = onEvent(tabId, (method, event) => {
+    if (method === 'Input.dragIntercepted') gotData(event.data);
+  });
+  let pressed = false;
+  let at = from;
+  try {
+    await send(tabId, 'Input.setInterceptDrags', { enabled: true }, signal);
+    await mouse(tabId, 'mouseMoved', from.x, from.y, signal, LEFT_CLICK);
+    await keepingUserFocus(tabId, () => mouse(tabId, 'mousePressed', from.x, from.y, signal, LEFT_CLICK));
+    pressed = true;
+    [at] = steps;
+    await mouse(tabId, 'mouseMoved', at.x, at.y, signal, HELD);
+    const started = await abortable(inPage(tabId, 'dragStarted'), signal);
+    if (started) intercepted = await abortable(within(dataCame, INTERCEPT_WAIT_MS), signal);
+    if (intercepted) await dragEvent(tabId, 'dragEnter', at, intercepted, signal);
+    for (at of steps.slice(1)) {
+      await sleep(STEP_MS, signal);
+      await (intercepted ? dragEvent(tabId, 'dragOver', at, intercepted, signal)
+        : mouse(tabId, 'mouseMoved', at.x, at.y, signal, HELD));
+    }
+    await sleep(STEP_MS, signal);
+    await (intercepted ? dragEvent(tabId, 'drop', to, intercepted, signal)
+      : mouse(tabId, 'mouseReleased', to.x, to.y, signal, LEFT_CLICK));
+    pressed = false;
+  } finally {
+    stopListening();
+    if (pressed) {
+      // cut short: a drag the page saw start is cancelled, a press released where the pointer is
+      await (intercepted ? dragEvent(tabId, 'dragCancel', at, { items: [], dragOperationsMask: 0xFFFF })
+        : mouse(tabId, 'mouseReleased', at.x, at.y, undefined, LEFT_CLICK)).catch(() => {});
+    }
+    await send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
+  }
+  return {
+    did: `dragged ${path}`,
+    source: aimed.source,
+    destination: aimed.destination,
+    html5_drag: intercepted !== null,
+  };
+}
+
+// The points a drag's pointer passes: past the drag threshold first, then
+// in even steps to the destination (a short drag: in one).
+const DRAG_THRESHOLD_PX = 10;
+const DRAG_STEPS = 10;
+// A frame between steps, as a hand's moves come: pages follow the pointer
+// by frames, and some ignore moves that come sooner after a change
+// (SortableJS, for 30 ms after each move of an item).
+const STEP_MS = 16;
+// How long the drag data of a drag the page started may take to come.
+const INTERCEPT_WAIT_MS = 2000;
+// A move with the left button held.
+const HELD = { ...LEFT_CLICK, buttons: 1 };
+
+function dragSteps(from, to) {
+  const length = Math.hypot(to.x - from.x, to.y - from.y);
+  if (length <= DRAG_THRESHOLD_PX) return [to];
+  const along = (share) => ({ x: from.x + (to.x - from.x) * share, y: from.y + (to.y - from.y) * share });
+  const first = DRAG_THRESHOLD_PX / length;
+  return [along(first), ...Array.from({ length: DRAG_STEPS }, (_, i) => along(first + ((1 - first) * (i + 1)) / DRAG_STEPS))];
+}
+
+function dragEvent(tabId, type, { x, y }, data, signal) {
+  return send(tabId, 'Input.dispatchDragEvent', { type, x, y, data }, signal);
+}
+
+// The promise's value, or null if it takes longer than ms.
+function within(promise, ms) {
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 // A point comes from a screenshot: it means the same place only in a
@@ -463,10 +582,11 @@ function abortable(promise, signal) {
   });
 }
 
-// A move carries the held keys too (a page reads them on hover); a press or
-// release names its button and how many clicks it makes.
-function mouse(tabId, type, x, y, signal, { button, clickCount, modifiers }) {
-  const pressed = type === 'mouseMoved' ? {} : { button, clickCount };
+// A move carries the held keys too (a page reads them on hover), and a
+// drag's the button held (buttons: pages that follow a dragging pointer
+// check it); a press or release names its button and how many clicks it makes.
+function mouse(tabId, type, x, y, signal, { button, clickCount, modifiers, buttons }) {
+  const pressed = type === 'mouseMoved' ? (buttons ? { button, buttons } : {}) : { button, clickCount };
   return send(tabId, 'Input.dispatchMouseEvent', { type, x, y, modifiers, ...pressed }, signal);
 }
 

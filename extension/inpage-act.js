@@ -47,6 +47,59 @@
       `${selectorPath} is covered by ${blocker ? hitName(blocker) : 'something'}; close it or scroll first` };
   }
 
+  // ---- dragging ----
+
+  // drag: where it starts and ends (each a located element's point, or the
+  // given point), and what is there; from now on the next dragstart in the
+  // page is watched for (dragStarted). Both must be in view together: a
+  // destination scrolled into view must not have scrolled the source out.
+  let dragWatch = null;
+  function aimDrag(source, sourcePoint, destination, destinationPoint) {
+    const end = (target, point) => (target ? locateElement(target) : { element: null, ...point });
+    let from = end(source, sourcePoint);
+    if (from.error) return from;
+    const to = end(destination, destinationPoint);
+    if (to.error) return to;
+    if (from.element && to.element) {
+      from = end(source, sourcePoint);
+      if (from.error) return from;
+      if (!hits(to.element, deepElementFromPoint(to.x, to.y))) {
+        return { error: 'element_not_visible', message: `${targetName(source)} and ${targetName(destination)} ` +
+          'do not fit in the viewport together; drag in steps, or scroll the page as you go' };
+      }
+    }
+    endDragWatch();
+    const started = { event: null };
+    const listener = (event) => { if (event.isTrusted) started.event ??= event; };
+    const windows = guardWindows(from.element);
+    for (const win of windows) win.addEventListener('dragstart', listener, { capture: true });
+    dragWatch = { started, listener, windows, expiry: setTimeout(endDragWatch, GUARD_MAX_MS) };
+    // what is at each end: the element named, or what is at the point
+    const seen = ({ element, x, y }) => {
+      const hit = element ?? deepElementFromPoint(x, y);
+      return hit ? describe(element ?? interactiveAround(hit)) : null;
+    };
+    return {
+      from: { x: from.x, y: from.y }, to: { x: to.x, y: to.y }, source: seen(from), destination: seen(to),
+      viewport: { width: innerWidth, height: innerHeight },
+    };
+  }
+
+  // Whether the drag's moves started an HTML5 drag: a dragstart the page did
+  // not cancel (by now it has run all its listeners). Ends the watch.
+  function dragStarted() {
+    const event = dragWatch?.started.event;
+    endDragWatch();
+    return !!event && !event.defaultPrevented;
+  }
+
+  function endDragWatch() {
+    if (!dragWatch) return;
+    clearTimeout(dragWatch.expiry);
+    for (const win of dragWatch.windows) win.removeEventListener('dragstart', dragWatch.listener, { capture: true });
+    dragWatch = null;
+  }
+
   // ---- the hit-target guard ----
   //
   // Between aiming and the end of a pointer action, capture listeners on the
@@ -274,5 +327,5 @@
     return { present: collapse(document.body?.innerText).includes(collapse(text)) };
   }
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { locate, locateElement, aim, checkHit, disarm, watch, changed, focus, present });
+  Object.assign(globalThis.__tabsightParts ??= {}, { locate, locateElement, aim, aimDrag, dragStarted, checkHit, disarm, watch, changed, focus, present });
 })();

@@ -78,6 +78,29 @@ class Shot:
         )
 
 
+@dataclass(frozen=True)
+class End:
+    """Where an action lands (or a drag ends): the element ``selector`` matches, the one a label marked
+    (``annotation``: the annotation's id and the label's number; ``selector`` is then the label's), or ``point``
+    (CSS px of the viewport). ``annotated_selector``: the caller gave the label's selector, not its number: in
+    another document than the annotation's it is a plain selector there."""
+
+    selector: str | None = None
+    annotation: tuple[str, int] | None = None
+    annotated_selector: bool = False
+    point: tuple[float, float] | None = None
+
+    def wire(self) -> dict[str, Any]:
+        request: dict[str, Any] = {"selector": self.selector}
+        if self.annotation is not None:
+            request["annotation"], request["label"] = self.annotation
+            if self.annotated_selector:
+                request["annotated_selector"] = True
+        if self.point is not None:
+            request["x"], request["y"] = self.point
+        return request
+
+
 class BrowserClient:
     """One connected browser (one profile's host and extension)."""
 
@@ -241,35 +264,28 @@ class BrowserClient:
     # -- acting --------------------------------------------------------------
 
     async def act(
-        self, tab_id: int, action: str, *, selector: str | None = None, document: str | None = None,
-        annotation: tuple[str, int] | None = None, annotated_selector: bool = False,
-        point: tuple[float, float] | None = None, viewport: dict[str, int] | None = None,
+        self, tab_id: int, action: str, target: End, *, to: End | None = None, document: str | None = None,
+        viewport: dict[str, int] | None = None,
         text: str | None = None, value: str | None = None, key: str | None = None, clear: bool = False,
         submit: bool = False, delta_x: int = 0, delta_y: int = 0, button: str = "left", click_count: int = 1,
         modifiers: list[str] | None = None,
     ) -> dict[str, Any]:
-        """An input action on the element ``selector`` matches, or on the one a label marked (``annotation``:
-        the annotation's id and the label's number; in ``document``), or at ``point``: what it did and what
-        changed. A label whose element is gone, replaced or changed is refused (stale_label). ``viewport``: the
-        size the viewport had in the screenshot ``point`` came from; another size now is refused (viewport_changed).
-        ``annotated_selector``: the caller gave the label's selector, not its number: in another document than
-        the annotation's it is a plain selector there."""
+        """An input action on ``target`` (see ``End``), or a drag from it ``to`` another end: what it did and what
+        changed. A label whose element is gone, replaced or changed is refused (stale_label); ``document``: the
+        document the labels are of. ``viewport``: the size the viewport had in the screenshot the points came from;
+        another size now is refused (viewport_changed)."""
         request: dict[str, Any] = {
-            "tab_id": tab_id, "action": action, "selector": selector,
+            "tab_id": tab_id, "action": action, **target.wire(),
             "clear": clear, "submit": submit, "delta_x": delta_x, "delta_y": delta_y,
         }
+        if to is not None:
+            request["to"] = to.wire()
         if button != "left" or click_count != 1 or modifiers:  # a plain click's request stays as it was
             request.update(button=button, click_count=click_count, modifiers=modifiers or [])
         if document is not None:
             request["document"] = document
-        if annotation is not None:
-            request["annotation"], request["label"] = annotation
-            if annotated_selector:
-                request["annotated_selector"] = True
-        if point is not None:
-            request["x"], request["y"] = point
-            if viewport is not None:
-                request["viewport"] = viewport
+        if viewport is not None:
+            request["viewport"] = viewport
         request.update({name: v for name, v in (("text", text), ("value", value), ("key", key)) if v is not None})
         return await self._ask(Method.ELEMENT_ACT, request, ACT)
 

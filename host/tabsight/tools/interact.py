@@ -4,7 +4,8 @@ Targets: ``label`` (a number from this session's latest annotated
 screenshot), ``selector`` (CSS; ``host >>> inner`` crosses an open shadow
 root or a same-origin iframe, as annotation selectors do), or ``x``/``y``
 (CSS pixels of the viewport). Pointer and keys are real input events
-(trusted, at real coordinates), dispatched through the debugger.
+(trusted, at real coordinates), dispatched through the debugger. ``drag`` goes from
+its target to a destination given the same three ways: ``to_label``, ``to_selector`` or ``to_x``/``to_y``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
@@ -22,6 +23,7 @@ from pydantic import Field, field_validator, model_validator
 from ..errors import BrowserError, Code, ToolError
 from ..limits import MAX_CDP_STEPS
 from ..progress import phase
+from ..browser.client import End
 from ..session.state import Label, Session
 from .base import Params, Tool
 from .response import Response
@@ -30,13 +32,13 @@ log = logging.getLogger("tabsight.interact")
 
 Action = Literal[
     "navigate", "back", "forward", "reload", "open_tab", "close_tab",
-    "click", "type", "select", "fill", "hover", "press", "scroll", "wait_for", "execute", "dialog",
+    "click", "drag", "type", "select", "fill", "hover", "press", "scroll", "wait_for", "execute", "dialog",
 ]
 
 #: what each action needs besides its target
 NEEDS = {"navigate": ("url",), "type": ("text",), "select": ("value",), "press": ("key",), "fill": ("fields",)}
 #: actions that must have a target, and those that may have one
-TARGETED = {"click", "hover", "select"}
+TARGETED = {"click", "drag", "hover", "select"}
 MAY_TARGET = {"type", "press", "scroll"}
 #: actions that load a page, and wait for it as navigate does
 LOADS = ("navigate", "back", "forward", "reload", "open_tab")
@@ -83,7 +85,9 @@ class InteractParams(Params):
         "as navigate is. open_tab: a new tab in the background (url optional; the user's focus stays), tracked from "
         "then on. close_tab: tab_id, or the tracked tab if this session opened it; the answer says which tab is "
         "tracked then. click / hover: the target (click: any button, double or "
-        "triple, with modifier keys held). type: text into the target "
+        "triple, with modifier keys held). drag: press on the target, move in steps to the destination "
+        "(to_label, to_selector, or to_x and to_y), release there; HTML5 drag and drop (draggable elements, drop "
+        "zones) gets its drag events, the answer says whether it did. type: text into the target "
         "(or the focused element): keys into text fields, contenteditable and code editors (Ace, CodeMirror, "
         "Monaco); the whole value of date, time, month, week, datetime-local, color, range and number inputs, in "
         "their format (2024-05-01, 13:45, 2024-05, 2024-W18, 2024-05-01T13:45, #ff0000, a number); the answer's "
@@ -103,6 +107,14 @@ class InteractParams(Params):
     )
     x: float | None = Field(default=None, ge=0, description="Target: a point, CSS px from the viewport's left.")
     y: float | None = Field(default=None, ge=0, description="Target: a point, CSS px from the viewport's top.")
+    to_label: int | None = Field(
+        default=None, ge=1, description="drag's destination: a number from the latest annotated screenshot."
+    )
+    to_selector: str | None = Field(
+        default=None, min_length=1, max_length=2048, description="drag's destination: a CSS selector matching one element."
+    )
+    to_x: float | None = Field(default=None, ge=0, description="drag's destination: CSS px from the viewport's left.")
+    to_y: float | None = Field(default=None, ge=0, description="drag's destination: CSS px from the viewport's top.")
     url: str | None = Field(
         default=None, min_length=1, max_length=8192, description="navigate: where to. open_tab: what to load."
     )
@@ -167,13 +179,15 @@ class InteractParams(Params):
 
     @model_validator(mode="after")
     def _consistent(self) -> InteractParams:
-        targets = [name for name in ("label", "selector") if getattr(self, name) is not None]
-        if (self.x is None) != (self.y is None):
-            raise ValueError("'x' and 'y' go together: give both, in CSS px of the viewport")
-        if self.x is not None:
-            targets.append("x/y")
+        targets = self._given("")
         if len(targets) > 1:
             raise ValueError(f"give one target, not {' and '.join(targets)}")
+        destinations = self._given("to_")
+        if self.action != "drag" and destinations:
+            raise ValueError(f"'{destinations[0].split('/')[0]}' is for action 'drag' only, not '{self.action}'")
+        if self.action == "drag" and len(destinations) != 1:
+            given = f", not {' and '.join(destinations)}" if destinations else ""
+            raise ValueError(f"action 'drag' needs one destination: to_label, to_selector, or to_x and to_y{given}")
         for name in NEEDS.get(self.action, ()):
             if getattr(self, name) is None:
                 raise ValueError(f"action '{self.action}' needs '{name}'")
@@ -203,6 +217,14 @@ class InteractParams(Params):
         if self.action == "open_tab" and self.tab_id is not None:
             raise ValueError("action 'open_tab' takes no tab_id: the new tab opens beside the tracked one")
         return self
+
+    def _given(self, prefix: str) -> list[str]:
+        """The target's fields given (prefix ""), or the drag destination's ("to_"): label, selector, x/y."""
+        x, y = getattr(self, f"{prefix}x"), getattr(self, f"{prefix}y")
+        if (x is None) != (y is None):
+            raise ValueError(f"'{prefix}x' and '{prefix}y' go together: give both, in CSS px of the viewport")
+        named = [prefix + name for name in ("label", "selector") if getattr(self, prefix + name) is not None]
+        return named + ([f"{prefix}x/{prefix}y"] if x is not None else [])
 
 
 async def interact(session: Session, params: InteractParams, response: Response) -> None:
@@ -238,8 +260,9 @@ async def interact(session: Session, params: InteractParams, response: Response)
         return
 
     result = await _on_element(
-        session, params.action, params.label, params.selector, (params.x, params.y) if params.x is not None else None,
-        params.tab_id,
+        session, params.action, Named(params.label, params.selector, _point(params.x, params.y)), params.tab_id,
+        to=Named(params.to_label, params.to_selector, _point(params.to_x, params.to_y))
+        if params.action == "drag" else None,
         text=params.text, value=params.value, key=params.key, clear=params.clear, submit=params.submit,
         delta_x=params.delta_x, delta_y=params.delta_y,
         button=params.button, click_count=params.click_count, modifiers=params.modifiers,
@@ -247,42 +270,66 @@ async def interact(session: Session, params: InteractParams, response: Response)
     response.result = {"action": params.action, **result}
 
 
+class Named(NamedTuple):
+    """An end of an action (its target, or a drag's destination) as the agent named it."""
+
+    label: int | None
+    selector: str | None
+    point: tuple[float, float] | None = None
+
+
+def _point(x: float | None, y: float | None) -> tuple[float, float] | None:
+    return (x, y) if x is not None and y is not None else None
+
+
 async def _on_element(
-    session: Session, action: str, label_number: int | None, selector: str | None,
-    point: tuple[float, float] | None, tab_id: int | None, **details: Any,
+    session: Session, action: str, target: Named, tab_id: int | None, to: Named | None = None, **details: Any,
 ) -> dict[str, Any]:
-    """One input action on a label's element, a selector's, or a point: the extension's answer, with the label."""
-    label = session.labels.get(label_number) if label_number is not None else None
-    if label is not None:
-        if tab_id is not None and tab_id != label.annotation.tab_id:
-            raise ToolError(f"label {label.number} is on tab {label.annotation.tab_id}, not tab {tab_id}")
-        client, tab_id = await session.browsers.tab(label.annotation.tab_id)
-        if client.id != label.annotation.browser:
-            raise ToolError(_stale(label, "the session now works with another browser"))
+    """One input action on a label's element, a selector's, or a point (a drag: from there ``to`` another): the
+    extension's answer, with the labels."""
+    label = session.labels.get(target.label) if target.label is not None else None
+    to_label = session.labels.get(to.label) if to is not None and to.label is not None else None
+    named = label or to_label  # both are of the latest annotation
+    if named is not None:
+        if tab_id is not None and tab_id != named.annotation.tab_id:
+            raise ToolError(f"label {named.number} is on tab {named.annotation.tab_id}, not tab {tab_id}")
+        client, tab_id = await session.browsers.tab(named.annotation.tab_id)
+        if client.id != named.annotation.browser:
+            raise ToolError(_stale(named, "the session now works with another browser"))
     else:
         client, tab_id = await session.browsers.tab(tab_id, acting=True)
-    # a selector copied from the latest annotation names the element that annotation marked, as its label does,
-    # while the tab shows that document (in a new one it is a plain selector again)
-    marked = label or (session.labels.by_selector(selector, client.id, tab_id) if selector else None)
-
+    source, marked = _end(session, client.id, tab_id, label, target)
+    destination, to_marked = _end(session, client.id, tab_id, to_label, to) if to is not None else (None, None)
+    marked = marked or to_marked
+    pointed = target.point is not None or (to is not None and to.point is not None)
     try:
         result = await client.act(
-            tab_id, action,
-            selector=marked.selector if marked else selector,
+            tab_id, action, source, to=destination,
             document=marked.annotation.document if marked else None,
-            annotation=(marked.annotation.id, marked.number) if marked else None,
-            annotated_selector=marked is not None and label is None,
-            point=point,
-            viewport=session.screenshots.viewport_of(client.id, tab_id) if point is not None else None,
+            viewport=session.screenshots.viewport_of(client.id, tab_id) if pointed else None,
             **details,
         )
     except BrowserError as exc:
         if exc.code == Code.STALE_LABEL and marked:
-            raise ToolError(_stale(marked, f"the page has changed since: {exc.message}", label is None)) from None
-        if exc.code in (Code.ELEMENT_NOT_FOUND, Code.AMBIGUOUS_SELECTOR) and label:
-            raise ToolError(_stale(label, f"its element is gone ({exc.message})")) from None
+            by_selector = marked is not label and marked is not to_label
+            raise ToolError(_stale(marked, f"the page has changed since: {exc.message}", by_selector)) from None
+        # (with a selector given too, the selector may be what matched nothing)
+        plain = target.selector is not None or (to is not None and to.selector is not None)
+        if exc.code in (Code.ELEMENT_NOT_FOUND, Code.AMBIGUOUS_SELECTOR) and named and not plain:
+            raise ToolError(_stale(named, f"its element is gone ({exc.message})")) from None
         raise
-    return {**({"label": label.number} if label else {}), **result}
+    return {**({"label": label.number} if label else {}), **({"to_label": to_label.number} if to_label else {}),
+            **result}
+
+
+def _end(session: Session, browser: str, tab_id: int, label: Label | None, named: Named) -> tuple[End, Label | None]:
+    """What the extension is told of an end, and the label it stands for. A selector copied from the latest
+    annotation names the element that annotation marked, as its label does, while the tab shows that document
+    (in a new one it is a plain selector again)."""
+    marked = label or (session.labels.by_selector(named.selector, browser, tab_id) if named.selector else None)
+    if marked is None:
+        return End(selector=named.selector, point=named.point), None
+    return End(marked.selector, (marked.annotation.id, marked.number), annotated_selector=label is None), marked
 
 
 async def _fill(session: Session, params: InteractParams, response: Response) -> None:
@@ -291,7 +338,7 @@ async def _fill(session: Session, params: InteractParams, response: Response) ->
     done: list[dict[str, Any]] = []
     for number, field in enumerate(params.fields or [], 1):
         try:
-            result = await _on_element(session, "set", field.label, field.selector, None, params.tab_id,
+            result = await _on_element(session, "set", Named(field.label, field.selector), params.tab_id,
                                        value=field.value)
         except (ToolError, BrowserError) as exc:
             message = exc.explained() if isinstance(exc, BrowserError) else str(exc)
@@ -360,9 +407,9 @@ def _stale(label: Label, why: str, by_selector: bool = False) -> str:
 
 TOOL = Tool(
     name="interact",
-    description="Act on the tracked tab: navigate, back, forward, reload, open_tab, close_tab, click, type, select, "
-    "fill, hover, press, scroll, wait_for, execute, dialog. Target an element by label (from observe's annotated "
-    "screenshot), selector, or x/y. Reports what it did and what changed (URL, title, DOM, dialogs answered). "
+    description="Act on the tracked tab: navigate, back, forward, reload, open_tab, close_tab, click, drag, type, "
+    "select, fill, hover, press, scroll, wait_for, execute, dialog. Target an element by label (from observe's "
+    "annotated screenshot), selector, or x/y. Reports what it did and what changed (URL, title, DOM, dialogs answered). "
     "execute runs a script and/or CDP steps; screenshots they take come back as images. dialog answers an open "
     "alert/confirm/prompt.",
     params=InteractParams,
