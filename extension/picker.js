@@ -1,7 +1,7 @@
 // "Look at this": the user points the agent at an element of a page.
 //
 // The user starts a pick with the keyboard shortcut (the manifest's
-// `pick-element` command, Alt+Shift+P by default; chrome://extensions/shortcuts
+// `pick-element` command, Alt+Shift+K by default; chrome://extensions/shortcuts
 // changes it), or with "Point tabsight at this" in the context menu (the
 // element right-clicked is taken, when the top frame saw it: picker-target.js).
 // The page-side picker (inpage-picker.js) highlights what is under the

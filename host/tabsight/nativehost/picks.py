@@ -116,7 +116,7 @@ class Picks:
         if report.image:
             pick["image"] = report.image.model_dump()
         self.kept.append(pick)
-        self._deliver(alert_of(pick))
+        self._deliver(_alert(pick))
 
     def query(self, since: int = 0, limit: int = 1) -> dict[str, Any]:
         """The newest ``limit`` picks after id ``since``, newest first; ``cursor`` is the latest id."""
@@ -124,7 +124,7 @@ class Picks:
         return {"items": newer[:limit], "cursor": max(since, self.last_id)}
 
 
-def alert_of(pick: dict[str, Any]) -> Alert:
+def _alert(pick: dict[str, Any]) -> Alert:
     """``The user pointed at <button> "Save" on URL: note``, its selector and where to see more in the detail."""
     what = f"<{pick['tag'] or 'element'}>"
     if pick["name"]:

@@ -55,7 +55,7 @@ STATE_TEXT_CHARS = 1_000
 #: how an agent reaches an element outside the viewport
 REACH = "act on any of them by selector: actions scroll their target into view"
 #: what an answer without picks tells the agent to ask of the user
-PICK_HOW = ("no pick yet: ask the user to press Alt+Shift+P in their browser (or right-click the element and choose "
+PICK_HOW = ("no pick yet: ask the user to press Alt+Shift+K in their browser (or right-click the element and choose "
             "'Point tabsight at this'), click the element, and type a note if they like")
 #: the grammar of the compact form's lines, as its header states it
 LINE_GRAMMAR = 'label role "name" (state) selector'
@@ -69,7 +69,7 @@ class ObserveParams(Params):
         "console errors and warnings. network: failed and 4xx/5xx requests (requests=all: every request; "
         "request_id: one request's headers and bodies). vitals: LCP, CLS, INP, FCP, TTFB "
         "per page load. alerts: the pending alerts (drained). picked: the element the user last pointed you at in "
-        "their browser (\"Look at this\": shortcut Alt+Shift+P or the context menu, then a click, and an optional "
+        "their browser (\"Look at this\": shortcut Alt+Shift+K or the context menu, then a click, and an optional "
         "note): selector, tag, role, name, bounds, computed styles, note, url, time, and a picture of it (limit: "
         "the newest N of the 5 kept; since: only picks after that id)."
     )
