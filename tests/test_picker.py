@@ -15,7 +15,7 @@ import time
 
 import anyio
 import pytest
-from conftest import front_env, mcp_client
+from conftest import headed_client
 from harness.calls import payload
 from PIL import Image
 
@@ -28,14 +28,7 @@ STEP_S = 20
 @pytest.fixture
 async def headed(desktop, site, tmp_path):
     """An MCP client whose tabsight runs a headed browser on the desktop, showing picker.html in front."""
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    env = front_env(DISPLAY=desktop.display, TABSIGHT_BROWSER="headed", TABSIGHT_RUNTIME_DIR=str(runtime))
-    others = set(desktop.browser_windows())
-    async with mcp_client(env) as client:
-        payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/picker.html")}))
-        (window,) = set(desktop.browser_windows()) - others
-        desktop.activate(window)
+    async with headed_client(desktop, tmp_path, site.url("/picker.html")) as (client, _window):
         yield client
 
 
