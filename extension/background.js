@@ -19,6 +19,7 @@ import { networkDetail } from './network.js';
 import { noteActivity } from './identity.js';
 import { pageInfo, pageOutline } from './page.js';
 import { captureUrl } from './owned.js';
+import { startPicker } from './picker.js';
 import { closeTab, historyTab, listTabs, navigateTab, openTab } from './tabs.js';
 import { reviveStartupTabs } from './startup-tabs.js';
 import { startTelemetry } from './telemetry.js';
@@ -119,6 +120,8 @@ serve(methods, {
 });
 // Listeners registered at top level too: they are what wakes the worker.
 startTelemetry();
+// The user's "Look at this": the keyboard shortcut and the context menu item.
+startPicker();
 // The tab given on the command line, if Chrome dropped its load as it loaded the extension.
 reviveStartupTabs();
 

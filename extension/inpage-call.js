@@ -6,13 +6,14 @@ import { isRestrictedUrl, tabUrl } from './restricted.js';
 
 // In order: each part uses the ones before it; inpage.js makes the calls.
 const LIBRARY = ['inpage-dom.js', 'inpage-names.js', 'inpage-selectors.js', 'inpage-labels.js',
-  'inpage-discovery.js', 'inpage-act.js', 'inpage-input.js', 'inpage-outline.js', 'inpage.js'];
+  'inpage-discovery.js', 'inpage-act.js', 'inpage-input.js', 'inpage-outline.js', 'inpage-picker.js', 'inpage.js'];
 
 // Runs globalThis.__tabsight[method](...args) in the tab's top frame, in the
-// extension's isolated world, and resolves to what it returned.
+// extension's isolated world, and resolves to what it returned (awaited: a
+// user's pick resolves when the user has chosen).
 export async function inPage(tabId, method, ...args) {
   const call = () => runInPage(tabId, {
-    func: (name, params) => (globalThis.__tabsight ? { value: globalThis.__tabsight[name](...params) } : null),
+    func: async (name, params) => (globalThis.__tabsight ? { value: await globalThis.__tabsight[name](...params) } : null),
     args: [method, args],
   });
   let result = await call();

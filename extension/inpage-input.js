@@ -17,7 +17,7 @@
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { collapse, clip, frameDocument, composedContains, shortName, describe, nameOf, selectorFor, resolveTarget, targetName, locateElement } = globalThis.__tabsightParts;
+  const { collapse, clip, frameDocument, composedContains, shortName, describe, nameOf, selectorPath, resolveTarget, targetName, locateElement } = globalThis.__tabsightParts;
 
   // ---- what takes typing ----
 
@@ -447,20 +447,6 @@
     if (now && marked(now)) return { done: true, did, target: describe(control) };
     const selected = [...listbox.querySelectorAll('[role=option]')].filter(marked).map((o) => JSON.stringify(clip(nameOf(o, 'option'), 40)));
     return { done: false, shows: selected.length ? `selected: ${selected.join(', ')}` : 'no option is aria-selected' };
-  }
-
-  // ---- helpers ----
-
-  // A selector path (scopes joined by " >>> ") that names the element alone,
-  // for the act side to click it.
-  function selectorPath(element) {
-    const parts = [];
-    for (let node = element; node;) {
-      const root = node.getRootNode();
-      parts.unshift(selectorFor(node, root));
-      node = root.host ?? (root !== document ? root.defaultView?.frameElement : null) ?? null;
-    }
-    return parts.join(' >>> ');
   }
 
   // What kind of control a fill field is, and so how it is set: 'select' (a

@@ -323,5 +323,17 @@
     return { error: 'element_not_found', message: `Element not found: ${selectorPath}` };
   }
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { scopedSelector, selectorFor, resolve });
+  // A selector path (scopes joined by " >>> ") that names the element alone,
+  // from the top document: for the act side to click it, and for a user's pick.
+  function selectorPath(element) {
+    const parts = [];
+    for (let node = element; node;) {
+      const root = node.getRootNode();
+      parts.unshift(selectorFor(node, root));
+      node = root.host ?? (root !== document ? root.defaultView?.frameElement : null) ?? null;
+    }
+    return parts.join(SCOPE_SEPARATOR);
+  }
+
+  Object.assign(globalThis.__tabsightParts ??= {}, { scopedSelector, selectorFor, selectorPath, resolve });
 })();

@@ -14,11 +14,11 @@
   const {
     documentId, summary, find, locate, focus, watch, changed, present, aim, aimDrag, dragStarted, checkHit, disarm,
     beginTyping, typingResult, beginSelect, findOption, selectResult, controlKind,
-    outline,
+    outline, pickElement, askNote,
   } = globalThis.__tabsightParts;
   globalThis.__tabsight = {
     documentId, summary, find, locate, focus, watch, changed, present, aim, aimDrag, dragStarted, checkHit, disarm,
     beginTyping, typingResult, beginSelect, findOption, selectResult, controlKind,
-    outline,
+    outline, pickElement, askNote,
   };
 })();

@@ -153,3 +153,21 @@ async def users_browser(desktop, tmp_path, url: str | None = None):
             yield client, browser
     finally:
         browser.quit()
+
+
+@asynccontextmanager
+async def headed_client(desktop, tmp_path, url: str):
+    """An MCP client whose tabsight runs a headed browser on the desktop (the ``desktop`` fixture), showing
+    ``url``, its window in front; yields the client and the window."""
+    from harness.calls import payload
+
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    env = front_env(DISPLAY=desktop.display, TABSIGHT_BROWSER="headed", TABSIGHT_RUNTIME_DIR=str(runtime))
+    # the desktop is the module's: the browser of the test before may still linger on it
+    others = set(desktop.browser_windows())
+    async with mcp_client(env) as client:
+        payload(await client.call_tool("interact", {"action": "navigate", "url": url}))
+        (window,) = set(desktop.browser_windows()) - others
+        desktop.activate(window)
+        yield client, window

@@ -16,7 +16,7 @@ import time
 
 import anyio
 import pytest
-from conftest import front_env, mcp_client
+from conftest import headed_client
 from harness.calls import payload
 from harness.desktop import Desktop
 from PIL import Image
@@ -36,15 +36,7 @@ STALLED_S = 3.0
 @pytest.fixture
 async def headed(desktop, site, tmp_path):
     """An MCP client whose tabsight runs a headed browser on the desktop, showing behind.html."""
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    env = front_env(DISPLAY=desktop.display, TABSIGHT_BROWSER="headed", TABSIGHT_RUNTIME_DIR=str(runtime))
-    # the desktop is the module's: the browser of the test before may still linger on it
-    others = set(desktop.browser_windows())
-    async with mcp_client(env) as client:
-        payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/behind.html")}))
-        (window,) = set(desktop.browser_windows()) - others
-        desktop.activate(window)
+    async with headed_client(desktop, tmp_path, site.url("/behind.html")) as (client, window):
         yield client, window
 
 

@@ -24,7 +24,7 @@ def session(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     ("tool", "arguments", "expected"),
     [
-        ("observe", {"what": "everything"}, ["'what'", "'everything'", "'vitals' or 'alerts'"]),
+        ("observe", {"what": "everything"}, ["'what'", "'everything'", "'alerts' or 'picked'"]),
         ("observe", {}, ["missing required argument 'what'"]),
         ("screenshot", {"format": "gif"}, ["'format'", "'gif'", "'webp', 'png' or 'jpeg'"]),
         ("screenshot", {"quality": 0}, ["'quality'", "0", "1 to 100"]),

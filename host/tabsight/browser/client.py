@@ -324,6 +324,11 @@ class BrowserClient:
     async def status(self) -> dict[str, Any]:
         return await self._ask(Method.HOST_STATUS, {}, QUICK)
 
+    async def picks(self, since: int, limit: int) -> dict[str, Any]:
+        """``{items, cursor}``: the user's newest ``limit`` picks after id ``since``, newest first, each with its
+        cropped picture (``image``: base64 PNG, width, height) when the browser could take one."""
+        return await self._ask(Method.PICKS_QUERY, {"since": since, "limit": limit}, QUICK)
+
     async def ci_result(self, result: dict[str, Any]) -> dict[str, Any]:
         return await self._ask(Method.HOST_CI_RESULT, result, QUICK)
 

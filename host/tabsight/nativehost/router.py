@@ -42,6 +42,7 @@ from .peercred import peer_uid
 from .whoami import Whoami, identify
 
 if TYPE_CHECKING:
+    from .picks import Picks
     from .telemetry import Alert, Telemetry
 
 log = logging.getLogger("tabsight.host")
@@ -133,6 +134,13 @@ class Host:
         from .telemetry import Telemetry
 
         return Telemetry(on_alert=self._broadcast_alert)
+
+    @functools.cached_property
+    def picks(self) -> Picks:
+        """The user's latest picks ("Look at this"), made on the first one; each is an alert for every front."""
+        from .picks import Picks
+
+        return Picks(on_alert=self._broadcast_alert)
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -230,6 +238,8 @@ class Host:
                     self.last_active = time.time()
                 elif frame.event == "telemetry":
                     self.telemetry.receive(frame.data)
+                elif frame.event == "picked":
+                    self.picks.receive(frame.data)
             elif isinstance(frame, frames.Hello):
                 self._on_extension_hello(frame)
             elif isinstance(frame, frames.Request):
@@ -391,6 +401,12 @@ class Host:
         query = TelemetryQuery.model_validate(params)
         return self.telemetry.query(query.what, query.tab_id, query.url, query.since, query.limit, query.requests)
 
+    def _query_picks(self, params: dict) -> dict:
+        from .picks import PicksQuery
+
+        query = PicksQuery.model_validate(params)
+        return self.picks.query(query.since, query.limit)
+
     def _ci_result(self, params: dict) -> dict:
         return {"alert": self.telemetry.ci_result(params).wire(), "fronts": len(self.fronts)}
 
@@ -398,6 +414,7 @@ class Host:
         Method.HOST_STATUS.value: _status,
         Method.TELEMETRY_QUERY.value: _query_telemetry,
         Method.HOST_CI_RESULT.value: _ci_result,
+        Method.PICKS_QUERY.value: _query_picks,
     }
 
     def _expire(self, global_id: str) -> None:

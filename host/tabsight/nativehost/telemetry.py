@@ -147,7 +147,7 @@ class Alert:
     url: str = ""
     tab_id: int | None = None
     source: str = "browser"
-    timestamp: str = field(default_factory=lambda: _iso(time.time()))
+    timestamp: str = field(default_factory=lambda: iso_time(time.time()))
 
     def wire(self) -> dict[str, Any]:
         """As sessions get it: url and tab_id only when the alert has them."""
@@ -490,5 +490,5 @@ def _metric(metric: str, value: float) -> str:
     return f"{value:.3f}" if metric == "cls" else f"{round(value)} ms"
 
 
-def _iso(seconds: float) -> str:
+def iso_time(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")

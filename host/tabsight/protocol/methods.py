@@ -37,10 +37,11 @@ class Method(str, Enum):
     HOST_STATUS = "host.status"
     TELEMETRY_QUERY = "telemetry.query"
     HOST_CI_RESULT = "host.ci_result"
+    PICKS_QUERY = "picks.query"
 
     def __str__(self) -> str:
         return self.value
 
 
-HOST = frozenset({Method.HOST_STATUS, Method.TELEMETRY_QUERY, Method.HOST_CI_RESULT})
+HOST = frozenset({Method.HOST_STATUS, Method.TELEMETRY_QUERY, Method.HOST_CI_RESULT, Method.PICKS_QUERY})
 EXTENSION = frozenset(Method) - HOST

@@ -27,9 +27,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-CATEGORIES = ("errors", "network_errors", "performance", "user_frustration", "security", "regression", "anomaly", "ci")
+#: ``picked``: the user pointed the agent at an element of a page ("Look at this")
+CATEGORIES = ("errors", "network_errors", "performance", "user_frustration", "security", "regression", "anomaly", "ci",
+              "picked")
 EventFilter = Literal[
-    "errors", "network_errors", "performance", "user_frustration", "security", "regression", "anomaly", "ci", "all"
+    "errors", "network_errors", "performance", "user_frustration", "security", "regression", "anomaly", "ci", "picked",
+    "all",
 ]
 #: an ``events`` value -> the alert categories it lets through
 MATCHES = {name: {name} for name in CATEGORIES} | {

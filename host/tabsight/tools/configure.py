@@ -53,7 +53,7 @@ class ConfigureParams(Params):
         default=["all"],
         min_length=1,
         description="streaming: alert categories to push. errors also covers error spikes (anomaly); performance "
-        "also covers regressions.",
+        "also covers regressions; picked: the user pointed at an element (observe what=picked).",
     )
     throttle_seconds: int = Field(default=5, ge=1, le=60, description="streaming: at most one notification per this.")
     url_filter: str = Field(

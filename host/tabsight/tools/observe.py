@@ -1,5 +1,6 @@
 """observe: look at the browser: the page's state, an annotated screenshot, the
-tabs, the page's telemetry (errors, logs, network, vitals) and pending alerts.
+tabs, the page's telemetry (errors, logs, network, vitals), pending alerts, and
+the elements the user pointed the agent at (what=picked; nativehost/picks.py).
 
 Every answer but what=alerts ends with the session's pending alerts, if
 any, as an ``_alerts`` block (drained there): the passive channel every MCP
@@ -8,6 +9,7 @@ client sees.
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 from typing import Any, Literal
@@ -52,24 +54,35 @@ STATE_KEYS = ("checked", "selected", "expanded", "pressed", "disabled", "value",
 STATE_TEXT_CHARS = 1_000
 #: how an agent reaches an element outside the viewport
 REACH = "act on any of them by selector: actions scroll their target into view"
+#: what an answer without picks tells the agent to ask of the user
+PICK_HOW = ("no pick yet: ask the user to press Alt+Shift+K in their browser (or right-click the element and choose "
+            "'Point tabsight at this'), click the element, and type a note if they like")
 #: the grammar of the compact form's lines, as its header states it
 LINE_GRAMMAR = 'label role "name" (state) selector'
 
 
 class ObserveParams(Params):
-    what: Literal["page", "tabs", "errors", "logs", "network", "vitals", "alerts"] = Field(
+    what: Literal["page", "tabs", "errors", "logs", "network", "vitals", "alerts", "picked"] = Field(
         description="page: url, title, viewport, device pixel ratio, readyState, headings, forms and the "
         "interactive-element count of the tracked tab (with page_text, its text too). tabs: the connected browsers "
         "and their tabs, and which tab is tracked. errors: console errors, uncaught exceptions, unhandled rejections. logs: "
         "console errors and warnings. network: failed and 4xx/5xx requests (requests=all: every request; "
         "request_id: one request's headers and bodies). vitals: LCP, CLS, INP, FCP, TTFB "
-        "per page load. alerts: the pending alerts (drained)."
+        "per page load. alerts: the pending alerts (drained). picked: the element the user last pointed you at in "
+        "their browser (\"Look at this\": shortcut Alt+Shift+K or the context menu, then a click, and an optional "
+        "note): selector, tag, role, name, bounds, computed styles, note, url, time, and a picture of it (limit: "
+        "the newest N of the 5 kept; since: only picks after that id)."
     )
     tab_id: int | None = Field(default=None, description="Look at this tab instead of the tracked one.")
     since: int = Field(
-        default=0, ge=0, description="errors/logs/network/vitals: only what came after this cursor (from a previous answer)."
+        default=0, ge=0,
+        description="errors/logs/network/vitals/picked: only what came after this cursor (from a previous answer).",
     )
-    limit: int = Field(default=20, ge=1, le=200, description="errors/logs/network/vitals: at most this many, newest.")
+    limit: int = Field(
+        default=20, ge=1, le=200,
+        description="errors/logs/network/vitals: at most this many, newest. picked: this many picks, newest first "
+        "(default 1).",
+    )
     url: str | None = Field(
         default=None, min_length=1, max_length=2048, description="errors/logs/network/vitals: URL contains this."
     )
@@ -169,6 +182,10 @@ class ObserveParams(Params):
             if name in self.model_fields_set and self.request_id is None:
                 raise ValueError(f"{name} shapes one request's detail: it needs request_id (an id from observe "
                                  "network)")
+        for name in ("tab_id", "url"):
+            if self.what == "picked" and getattr(self, name) is not None:
+                raise ValueError(f"{name} does not apply to what 'picked': the user's picks are the browser's, "
+                                 "newest first (since and limit choose among them)")
         if self.page_text and self.what != "page":
             raise ValueError(f"page_text is the text of a page: it needs what 'page' (what is {self.what!r})")
         return self
@@ -184,6 +201,9 @@ async def observe(session: Session, params: ObserveParams, response: Response) -
     response.include_alerts()
     if params.what == "tabs":
         response.result = await session.browsers.list_tabs()
+        return
+    if params.what == "picked":
+        await _picked(await session.browsers.client(), params, response)
         return
     client, tab_id = await session.browsers.tab(params.tab_id)
     if params.request_id is not None:
@@ -235,6 +255,22 @@ async def _annotate(session: Session, client: BrowserClient, tab_id: int, params
         response.result["outside_viewport"] = outside
     if outline is not None:
         response.result["page_text"] = outline_text(outline, params.page_text)
+
+
+async def _picked(client: BrowserClient, params: ObserveParams, response: Response) -> None:
+    """The user's newest picks, newest first; each one's picture is an image of the answer, in the same order
+    (``image``: its place among them, from 1, and its size in pixels)."""
+    found = await client.picks(params.since, params.limit if "limit" in params.model_fields_set else 1)
+    picks = []
+    for pick in found["items"]:
+        image = pick.pop("image", None)
+        if image:
+            response.add_image(base64.b64decode(image["data"]), image["mime_type"])
+            pick["image"] = {"number": len(response.images), "width": image["width"], "height": image["height"]}
+        picks.append({key: value for key, value in pick.items() if value not in ("", None, {})})
+    response.result = {"what": "picked", "picks": picks, "cursor": found["cursor"]}
+    if not picks:
+        response.result["how"] = PICK_HOW
 
 
 # -- the forms of an answer -----------------------------------------------------------------------
@@ -353,7 +389,9 @@ TOOL = Tool(
     "whose interactive elements carry numbers that interact({label}) accepts), the open tabs (what=tabs), the "
     "page's errors, logs, requests (failed ones, or requests=all; one request's redacted headers and bodies with "
     "request_id) and Web Vitals (pass the answer's cursor as since for only what is new), "
-    "or pending alerts. Pending alerts also ride on every answer as _alerts. Cheaper looks: "
+    "or pending alerts, or the element the user pointed you at in their browser (what=picked: selector, role, name, "
+    "bounds, styles, note and a picture of it; a new pick also arrives as an alert). Pending alerts also ride on "
+    "every answer as _alerts. Cheaper looks: "
     "annotation_format=compact (a text line per element, no bounds) when labels, names and selectors are enough; "
     "max_width=640 for a picture at a quarter of the tokens; page_text=1500 to read what the page says "
     "(results, messages, field values) instead of reading it off the image or using all_visible.",
