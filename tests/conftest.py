@@ -136,6 +136,16 @@ async def mcp_client(env: dict[str, str] | None = None, server=None, **kwargs):
 
 
 @asynccontextmanager
+async def client_on(url: str):
+    """An MCP client (on the shared embedded browser) whose tracked tab shows ``url``."""
+    from harness.calls import payload
+
+    async with mcp_client() as client:
+        payload(await client.call_tool("interact", {"action": "navigate", "url": url}))
+        yield client
+
+
+@asynccontextmanager
 async def users_browser(desktop, tmp_path, url: str | None = None):
     """A user's own browser (tests/harness/usersbrowser.py; headless for ``desktop`` None) with ``url`` in a tab
     of its own, in a runtime folder of its own, and an MCP client on it (``TABSIGHT_BROWSER=never``):

@@ -9,7 +9,7 @@ edited by a double-click.
 from __future__ import annotations
 
 import pytest
-from conftest import mcp_client
+from conftest import client_on, mcp_client
 from harness.calls import payload, refusal
 from harness.calls import script as run
 
@@ -26,8 +26,7 @@ async def seen(client) -> list[tuple]:
 
 @pytest.fixture
 async def clicks_page(browser, site):
-    async with mcp_client() as client:
-        payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/clicks.html")}))
+    async with client_on(site.url("/clicks.html")) as client:
         yield client
 
 

@@ -9,7 +9,7 @@ from npm, once with HTML5 drag and drop (its default) and once pointer-driven (f
 from __future__ import annotations
 
 import pytest
-from conftest import mcp_client
+from conftest import client_on, mcp_client
 from harness.calls import payload, refusal, script as run
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -21,8 +21,7 @@ async def drag(client, **arguments) -> dict:
 
 @pytest.fixture
 async def drag_page(browser, site):
-    async with mcp_client() as client:
-        payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/drag.html")}))
+    async with client_on(site.url("/drag.html")) as client:
         yield client
 
 

@@ -6,7 +6,7 @@ tests/pages/fill.html is a sign-up form with a field of each kind."""
 from __future__ import annotations
 
 import pytest
-from conftest import mcp_client
+from conftest import client_on
 from harness.calls import payload, refusal, script
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -24,8 +24,7 @@ async def state(client) -> dict:
 
 @pytest.fixture
 async def form(browser, site):
-    async with mcp_client() as client:
-        payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/fill.html")}))
+    async with client_on(site.url("/fill.html")) as client:
         yield client
 
 
