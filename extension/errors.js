@@ -37,6 +37,7 @@ export const Code = Object.freeze({
   FORBIDDEN: 'forbidden',
   DEBUGGER_CANCELED: 'debugger_canceled',
   VIEWPORT_CHANGED: 'viewport_changed',
+  NO_FILE_ACCESS: 'no_file_access',
 });
 
 export class TabsightError extends Error {

@@ -100,6 +100,38 @@
     dragWatch = null;
   }
 
+  // ---- uploading ----
+  //
+  // upload sets files on an <input type=file> directly when the target is
+  // one (hidden ones too: most pages hide theirs behind a button or a drop
+  // zone) or a <label> of one. The debugger finds that input by a mark: an
+  // attribute set here, searched for there (DOM.performSearch reaches into
+  // shadow roots and frames), and taken off again before any file is set.
+  // The page cannot name a DOM node to the debugger any other way.
+  const UPLOAD_MARK = 'data-tabsight-upload';
+  let uploadMarked = null;
+
+  // The target's file input, marked: {mark, multiple, target}; {mark: null}
+  // when the target is no file input (the act side clicks it instead, for
+  // the chooser it opens); or {error}.
+  function markFileInput(target) {
+    const found = resolveTarget(target);
+    if (found.error) return found;
+    const input = found.element.localName === 'label' ? found.element.control : found.element;
+    if (input?.localName !== 'input' || input.type !== 'file') return { mark: null };
+    if (input.disabled) return { error: 'element_disabled', message: `${targetName(target)} is disabled` };
+    unmarkFileInput();
+    const mark = crypto.randomUUID();
+    input.setAttribute(UPLOAD_MARK, mark);
+    uploadMarked = input;
+    return { mark, multiple: input.multiple, target: describe(input) };
+  }
+
+  function unmarkFileInput() {
+    uploadMarked?.removeAttribute(UPLOAD_MARK);
+    uploadMarked = null;
+  }
+
   // ---- the hit-target guard ----
   //
   // Between aiming and the end of a pointer action, capture listeners on the
@@ -277,8 +309,9 @@
     Object.assign(changes, { added: 0, removed: 0, attributes: 0, text: 0, samples: [], last: performance.now() });
     observer?.disconnect();
     observer = new MutationObserver((records) => {
-      changes.last = performance.now();
       for (const record of records) {
+        if (record.attributeName === UPLOAD_MARK) continue; // ours, on and off again: no change of the page's
+        changes.last = performance.now();
         if (record.type === 'attributes') changes.attributes++;
         else if (record.type === 'characterData') changes.text++;
         changes.removed += record.removedNodes.length;
@@ -327,5 +360,5 @@
     return { present: collapse(document.body?.innerText).includes(collapse(text)) };
   }
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { locate, locateElement, aim, aimDrag, dragStarted, checkHit, disarm, watch, changed, focus, present });
+  Object.assign(globalThis.__tabsightParts ??= {}, { locate, locateElement, aim, aimDrag, dragStarted, markFileInput, unmarkFileInput, checkHit, disarm, watch, changed, focus, present });
 })();

@@ -14,3 +14,5 @@ export const MAX_TILE_SIDE = 8000;
 export const MAX_CDP_STEPS = 50;
 // The most characters of a request's body network.detail gives.
 export const MAX_BODY_CHARS = 50_000;
+// Files one interact upload may set.
+export const MAX_UPLOAD_FILES = 20;

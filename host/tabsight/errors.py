@@ -53,6 +53,7 @@ class Code(str, Enum):
     # the user's own browser
     DEBUGGER_CANCELED = "debugger_canceled"
     VIEWPORT_CHANGED = "viewport_changed"
+    NO_FILE_ACCESS = "no_file_access"
 
     def __str__(self) -> str:
         return self.value
@@ -105,6 +106,8 @@ HINTS: dict[Code, str] = {
     Code.DEBUGGER_CANCELED: "Ask the user whether tabsight may go on acting in their browser; if they agree, call "
     "configure({action:'debugger'}), then call again. Until then, screenshots of a tab in front still work.",
     Code.VIEWPORT_CHANGED: "Take a new screenshot and use its coordinates, or target the element by label or selector.",
+    Code.NO_FILE_ACCESS: "Ask the user to turn on 'Allow access to file URLs' in tabsight's Details at "
+    "chrome://extensions, then call again.",
 }
 
 

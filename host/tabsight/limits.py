@@ -17,3 +17,5 @@ MAX_TILE_SIDE = 8000
 MAX_CDP_STEPS = 50
 #: the most characters of a request's body network.detail gives
 MAX_BODY_CHARS = 50_000
+#: files one interact upload may set
+MAX_UPLOAD_FILES = 20

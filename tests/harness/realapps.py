@@ -62,7 +62,8 @@ NEEDED = ("todomvc/examples/vue/js/app.js", "swagger-ui-dist/swagger-ui-bundle.j
           "admin-lte/dist/js/adminlte.min.js", "bootstrap-icons/font/bootstrap-icons.min.css",
           "@excalidraw/excalidraw/dist/excalidraw.production.min.js", "react/umd/react.production.min.js",
           "react-dom/umd/react-dom.production.min.js", "ace-builds/src-min-noconflict/ace.js",
-          "codemirror/lib/codemirror.js", "monaco-editor/min/vs/loader.js", "sortablejs/Sortable.min.js")
+          "codemirror/lib/codemirror.js", "monaco-editor/min/vs/loader.js", "sortablejs/Sortable.min.js",
+          "dropzone/dist/dropzone-min.js")
 
 TARGETS = {"recall": 0.95, "precision": 0.95, "names": 0.95, "selectors": 1.0}
 MIN_IOU = 0.3

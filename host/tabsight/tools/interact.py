@@ -6,6 +6,8 @@ root or a same-origin iframe, as annotation selectors do), or ``x``/``y``
 (CSS pixels of the viewport). Pointer and keys are real input events
 (trusted, at real coordinates), dispatched through the debugger. ``drag`` goes from
 its target to a destination given the same three ways: ``to_label``, ``to_selector`` or ``to_x``/``to_y``.
+``upload`` sets files on its target, a file input, or on the file chooser a click on its target opens; only files
+that ``tabsight.uploads`` allows are sent, and only their paths: the browser reads them, tabsight never does.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 
 from ..errors import BrowserError, Code, ToolError
-from ..limits import MAX_CDP_STEPS
+from .. import uploads
+from ..limits import MAX_CDP_STEPS, MAX_UPLOAD_FILES
 from ..progress import phase
 from ..browser.client import End
 from ..session.state import Label, Session
@@ -32,13 +35,14 @@ log = logging.getLogger("tabsight.interact")
 
 Action = Literal[
     "navigate", "back", "forward", "reload", "open_tab", "close_tab",
-    "click", "drag", "type", "select", "fill", "hover", "press", "scroll", "wait_for", "execute", "dialog",
+    "click", "drag", "upload", "type", "select", "fill", "hover", "press", "scroll", "wait_for", "execute", "dialog",
 ]
 
 #: what each action needs besides its target
-NEEDS = {"navigate": ("url",), "type": ("text",), "select": ("value",), "press": ("key",), "fill": ("fields",)}
+NEEDS = {"navigate": ("url",), "type": ("text",), "select": ("value",), "press": ("key",), "fill": ("fields",),
+         "upload": ("files",)}
 #: actions that must have a target, and those that may have one
-TARGETED = {"click", "drag", "hover", "select"}
+TARGETED = {"click", "drag", "upload", "hover", "select"}
 MAY_TARGET = {"type", "press", "scroll"}
 #: actions that load a page, and wait for it as navigate does
 LOADS = ("navigate", "back", "forward", "reload", "open_tab")
@@ -47,6 +51,8 @@ UNTARGETED = {*LOADS, "close_tab", "fill", "wait_for", "execute", "dialog"}
 DEFAULT_TIMEOUT = {**dict.fromkeys(LOADS, 30_000), "wait_for": 5_000}
 #: fields one fill may set
 MAX_FILL_FIELDS = 50
+#: a path given to upload
+FilePath = Annotated[str, Field(min_length=1, max_length=4096)]
 #: keys a click may hold; ControlOrMeta is Meta on macOS and Control elsewhere (select-many, open in a new tab)
 Modifier = Literal["Alt", "Control", "Meta", "Shift", "ControlOrMeta"]
 
@@ -87,7 +93,10 @@ class InteractParams(Params):
         "tracked then. click / hover: the target (click: any button, double or "
         "triple, with modifier keys held). drag: press on the target, move in steps to the destination "
         "(to_label, to_selector, or to_x and to_y), release there; HTML5 drag and drop (draggable elements, drop "
-        "zones) gets its drag events, the answer says whether it did. type: text into the target "
+        "zones) gets its drag events, the answer says whether it did. upload: files (paths) set on the target if "
+        "it is an <input type=file> (hidden ones too) or its <label>; any other target is clicked and the files go "
+        "to the file chooser that click opens (a button or drop zone that opens a hidden input); the answer names the "
+        "files set and what the input holds then. type: text into the target "
         "(or the focused element): keys into text fields, contenteditable and code editors (Ace, CodeMirror, "
         "Monaco); the whole value of date, time, month, week, datetime-local, color, range and number inputs, in "
         "their format (2024-05-01, 13:45, 2024-05, 2024-W18, 2024-05-01T13:45, #ff0000, a number); the answer's "
@@ -163,6 +172,11 @@ class InteractParams(Params):
         default=None, min_length=1, max_length=MAX_FILL_FIELDS,
         description="fill: the form's fields, each {label or selector, value}, set in order.",
     )
+    files: list[FilePath] | None = Field(
+        default=None, min_length=1, max_length=MAX_UPLOAD_FILES,
+        description="upload: the files' paths (absolute, or from the MCP client's working directory). Only regular "
+        f"files under the working directory, the temp folder or a folder in {uploads.ENV} are allowed.",
+    )
     tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
 
     @field_validator("url")
@@ -214,6 +228,8 @@ class InteractParams(Params):
             raise ValueError(f"'timeout' is {self.timeout}; allowed range for {self.action}: 1000 to 120000")
         if self.fields is not None and self.action != "fill":
             raise ValueError(f"'fields' is for action 'fill' only, not '{self.action}'")
+        if self.files is not None and self.action != "upload":
+            raise ValueError(f"'files' is for action 'upload' only, not '{self.action}'")
         if self.action == "open_tab" and self.tab_id is not None:
             raise ValueError("action 'open_tab' takes no tab_id: the new tab opens beside the tracked one")
         return self
@@ -238,6 +254,8 @@ async def interact(session: Session, params: InteractParams, response: Response)
     timeout = params.timeout if params.timeout is not None else DEFAULT_TIMEOUT.get(params.action, 0)
     if params.action == "fill":
         return await _fill(session, params, response)
+    if params.action == "upload":
+        return await _upload(session, params, response)
     if params.action in ("open_tab", "close_tab"):
         return await _tabs(session, params, timeout, response)
     if params.action in ("back", "forward", "reload"):
@@ -348,6 +366,17 @@ async def _fill(session: Session, params: InteractParams, response: Response) ->
     response.result = {"action": "fill", "fields": done}
 
 
+async def _upload(session: Session, params: InteractParams, response: Response) -> None:
+    """The files checked here (``tabsight.uploads``: refused before anything reaches the browser), then set by the
+    extension on the target's file input or on the chooser a click on the target opens. The answer: each file set
+    (name, size when checked, path) and what the page's input holds then (``input_files``, read back in the page)."""
+    files = uploads.checked(params.files or [])
+    target = Named(params.label, params.selector, _point(params.x, params.y))
+    result = await _on_element(session, "upload", target, params.tab_id, files=[file.path for file in files])
+    response.result = {"action": "upload", **result,
+                       "files": [{"name": file.name, "size": file.size, "path": file.path} for file in files]}
+
+
 async def _tabs(session: Session, params: InteractParams, timeout: int, response: Response) -> None:
     """open_tab and close_tab; the answer says which tab the session tracks afterwards."""
     if params.action == "open_tab":
@@ -407,8 +436,8 @@ def _stale(label: Label, why: str, by_selector: bool = False) -> str:
 
 TOOL = Tool(
     name="interact",
-    description="Act on the tracked tab: navigate, back, forward, reload, open_tab, close_tab, click, drag, type, "
-    "select, fill, hover, press, scroll, wait_for, execute, dialog. Target an element by label (from observe's "
+    description="Act on the tracked tab: navigate, back, forward, reload, open_tab, close_tab, click, drag, upload, "
+    "type, select, fill, hover, press, scroll, wait_for, execute, dialog. Target an element by label (from observe's "
     "annotated screenshot), selector, or x/y. Reports what it did and what changed (URL, title, DOM, dialogs answered). "
     "execute runs a script and/or CDP steps; screenshots they take come back as images. dialog answers an open "
     "alert/confirm/prompt.",

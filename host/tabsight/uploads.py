@@ -1,0 +1,125 @@
+"""Which files an agent may upload (interact ``upload``): checked in the front, before anything reaches the browser.
+
+DESIGN §5: files an agent uploads come only from allowed roots, and the host never reads them. The roots:
+
+- the front's working directory: ``tabsight mcp`` is started by the MCP client, in its working directory (the
+  project the agent works on);
+- the system temp folder (``tempfile.gettempdir()``), and ``/tmp`` too where that is another folder (macOS's
+  per-user ``TMPDIR``): agents and their tools write scratch files there;
+- the folders named in ``TABSIGHT_UPLOAD_ROOTS`` (``os.pathsep``-separated; ``~`` expanded, a relative one counts
+  from the working directory).
+
+A path given is made absolute against the working directory (``~`` expanded), its symlinks and ``..`` resolved
+(``os.path.realpath``), and must then lie inside a root (resolved the same way) and be a regular file: a symlink in
+the project pointing at ``~/.ssh/id_rsa`` is judged by where it points; directories, FIFOs, devices and sockets are
+refused. Only the resolved path goes to the browser, which reads the file itself when the page asks for it, as it
+reads one the user picked. Here a file is only ``stat``-ed, and only once it is known to be inside a root: nothing
+outside the roots is even looked at. (A file swapped between this check and the browser's read is beyond it:
+whoever can do that can write in an allowed folder already.)
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import ToolError
+
+ENV = "TABSIGHT_UPLOAD_ROOTS"
+#: the temp folder agents write to whatever TMPDIR says
+SCRATCH = ("/tmp",) if os.name == "posix" else ()
+
+#: what a path that is not a regular file is, by its stat type
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file that may be uploaded: its absolute path, symlinks resolved, and its size in bytes when checked."""
+
+    path: str
+    size: int
+
+    @property
+    def name(self) -> str:
+        """The file's name, as the page sees it (``File.name``)."""
+        return os.path.basename(self.path)
+
+
+@dataclass(frozen=True)
+class Root:
+    """A folder uploads may come from (resolved), and why it is one."""
+
+    path: str
+    why: str
+
+
+def allowed_roots(cwd: str | None = None) -> list[Root]:
+    """The folders uploads may come from, resolved, each once, in the order the module docstring gives."""
+    cwd = cwd or os.getcwd()
+    named = [(cwd, "the working directory"), (tempfile.gettempdir(), "the temp folder")]
+    named += [(folder, "the temp folder") for folder in SCRATCH]
+    named += [(entry, ENV) for entry in os.environ.get(ENV, "").split(os.pathsep) if entry.strip()]
+    roots: list[Root] = []
+    for folder, why in named:
+        resolved = _resolved(folder.strip(), cwd)
+        if all(root.path != resolved for root in roots):
+            roots.append(Root(resolved, why))
+    return roots
+
+
+def checked(paths: Sequence[str], cwd: str | None = None) -> list[Upload]:
+    """Each path as an ``Upload``; or a ``ToolError`` naming every path refused, why, and how to allow it."""
+    cwd = cwd or os.getcwd()
+    roots = allowed_roots(cwd)
+    uploads: list[Upload] = []
+    refused: list[str] = []
+    outside = False
+    for given in paths:
+        if "\0" in given:
+            refused.append(f"{given!r} has a NUL character, which no path has")
+            continue
+        resolved = _resolved(given, cwd)
+        named = repr(given) if resolved == given else f"{given!r} ({resolved})"
+        if not any(_inside(resolved, root.path) for root in roots):
+            outside = True
+            refused.append(f"{named} is outside the folders files may be uploaded from")
+            continue
+        try:
+            info = os.stat(resolved)
+        except FileNotFoundError:
+            refused.append(f"{named} does not exist")
+            continue
+        except OSError as exc:
+            refused.append(f"{named} cannot be looked at ({exc.strerror})")
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((what for test, what in _KINDS if test(info.st_mode)), "a special file")
+            refused.append(f"{named} is {kind}, not a regular file")
+            continue
+        uploads.append(Upload(resolved, info.st_size))
+    if refused:
+        message = "Did not upload: " + "; ".join(refused) + "."
+        if outside:
+            listed = ", ".join(f"{root.path} ({root.why})" for root in roots)
+            message += (f" Files may be uploaded from: {listed}. To allow another folder, add it to {ENV} (folders "
+                        f"separated by {os.pathsep!r}) in tabsight's environment (the MCP client's config for "
+                        "`tabsight mcp`), or start the MCP client in a folder that holds the file.")
+        raise ToolError(message)
+    return uploads
+
+
+def _resolved(path: str, cwd: str) -> str:
+    return os.path.realpath(os.path.join(cwd, os.path.expanduser(path)))
+
+
+def _inside(path: str, folder: str) -> bool:
+    path, folder = os.path.normcase(path), os.path.normcase(folder)
+    try:
+        return os.path.commonpath([path, folder]) == folder
+    except ValueError:  # another drive (Windows)
+        return False
