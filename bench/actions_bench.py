@@ -126,13 +126,12 @@ class Bench:
             if await script(client, "return devicePixelRatio") == 3:
                 raise Failed("the device is still emulated after reset")
 
-        async def files_seen(client: Client, answer: dict) -> None:
-            names = await script(client, "return [...document.querySelector('input[type=file]').files].map(f => f.name)")
-            if names != [self.upload_file.name]:
-                raise Failed(f"the input holds {names}")
-
-        async def nothing(client: Client, answer: dict) -> None:
-            return None
+        def files_seen(input_id: str) -> Callable[[Client, dict], Awaitable[None]]:
+            async def check(client: Client, answer: dict) -> None:
+                names = await script(client, f"return [...document.getElementById('{input_id}').files].map(f => f.name)")
+                if names != [self.upload_file.name]:
+                    raise Failed(f"#{input_id} holds {names}")
+            return check
 
         return [
             Action("click", lambda c: go(c, "/clicks.html"), lambda c: act(c, action="click", selector="#target"),
@@ -166,9 +165,11 @@ class Bench:
             Action("emulation reset", lambda c: emulate(c, device="iphone-15"), lambda c: emulate(c, reset=True),
                    reset_seen),
             Action("upload onto a file input", lambda c: go(c, "/upload.html"),
-                   lambda c: act(c, action="upload", selector="#files", files=[str(self.upload_file)]), files_seen),
+                   lambda c: act(c, action="upload", selector="#files", files=[str(self.upload_file)]),
+                   files_seen("files")),
             Action("upload through the file chooser", lambda c: go(c, "/upload.html"),
-                   lambda c: act(c, action="upload", selector="#choose", files=[str(self.upload_file)]), files_seen),
+                   lambda c: act(c, action="upload", selector="#choose-avatar", files=[str(self.upload_file)]),
+                   files_seen("avatar")),
         ]
 
 

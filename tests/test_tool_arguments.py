@@ -46,6 +46,12 @@ def session(tmp_path, monkeypatch):
          ["'/etc/hostname' is outside the folders files may be uploaded from", "TABSIGHT_UPLOAD_ROOTS"]),
         ("interact", {"action": "click", "selector": "#file", "files": ["a.txt"]},
          ["'files' is for action 'upload' only, not 'click'"]),
+        ("interact", {"action": "execute", "cdp": [{"method": "DOM.setFileInputFiles",
+                                                    "params": {"files": ["/etc/passwd"], "backendNodeId": 1}}]},
+         ["DOM.setFileInputFiles with files is refused in execute", "use action 'upload'"]),
+        ("interact", {"action": "execute", "cdp": [{"method": "Input.dispatchDragEvent", "params": {
+            "type": "drop", "x": 1, "y": 1, "data": {"items": [], "files": ["/etc/passwd"], "dragOperationsMask": 1}}}]},
+         ["Input.dispatchDragEvent with files is refused in execute"]),
         ("configure", {"action": "track"}, ["action 'track' needs 'tab_id'"]),
         ("observe", {"what": "network", "requests": "some"}, ["'requests'", "'some'", "'failed' or 'all'"]),
         ("observe", {"what": "errors", "requests": "all"}, ["requests", "needs what 'network'", "'errors'"]),

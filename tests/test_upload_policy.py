@@ -149,3 +149,21 @@ def test_by_default_the_working_directory_and_the_temp_folders_are_the_roots(mon
     assert (os.path.realpath(tempfile.gettempdir()), "the temp folder") in listed
     if os.name == "posix":
         assert (os.path.realpath("/tmp"), "the temp folder") in listed
+
+
+@pytest.mark.parametrize("folder", ["/", "~"])
+def test_a_working_directory_of_the_root_or_the_home_folder_is_no_root(roots, monkeypatch, folder):
+    home = roots["outside"]  # a stand-in home folder, holding what a home folder holds
+    monkeypatch.setenv("HOME", str(home))
+    key = home / ".ssh" / "id_rsa"
+    key.parent.mkdir()
+    key.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    cwd = os.path.expanduser(folder)
+    assert [root.why for root in allowed_roots(cwd)] == ["the temp folder"]
+    message = refusal([str(key)], cwd)
+    assert "is outside the folders files may be uploaded from" in message and "BEGIN" not in message
+    # a project folder inside the home folder is a root as before
+    project = home / "project"
+    project.mkdir()
+    (project / "a.txt").write_text("x")
+    assert checked(["a.txt"], str(project))[0].path == os.path.realpath(project / "a.txt")

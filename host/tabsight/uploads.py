@@ -3,7 +3,9 @@
 DESIGN §5: files an agent uploads come only from allowed roots, and the host never reads them. The roots:
 
 - the front's working directory: ``tabsight mcp`` is started by the MCP client, in its working directory (the
-  project the agent works on);
+  project the agent works on), unless that is the filesystem's root or the home folder itself (desktop clients
+  start their servers there): a root that wide would let through ``~/.ssh`` and everything else, so then only
+  the other roots count;
 - the system temp folder (``tempfile.gettempdir()``), and ``/tmp`` too where that is another folder (macOS's
   per-user ``TMPDIR``): agents and their tools write scratch files there;
 - the folders named in ``TABSIGHT_UPLOAD_ROOTS`` (``os.pathsep``-separated; ``~`` expanded, a relative one counts
@@ -61,7 +63,8 @@ class Root:
 def allowed_roots(cwd: str | None = None) -> list[Root]:
     """The folders uploads may come from, resolved, each once, in the order the module docstring gives."""
     cwd = cwd or os.getcwd()
-    named = [(cwd, "the working directory"), (tempfile.gettempdir(), "the temp folder")]
+    named = [] if _too_wide(cwd) else [(cwd, "the working directory")]
+    named += [(tempfile.gettempdir(), "the temp folder")]
     named += [(folder, "the temp folder") for folder in SCRATCH]
     named += [(entry, ENV) for entry in os.environ.get(ENV, "").split(os.pathsep) if entry.strip()]
     roots: list[Root] = []
@@ -111,6 +114,12 @@ def checked(paths: Sequence[str], cwd: str | None = None) -> list[Upload]:
                         "`tabsight mcp`), or start the MCP client in a folder that holds the file.")
         raise ToolError(message)
     return uploads
+
+
+def _too_wide(folder: str) -> bool:
+    """Whether a working directory is the filesystem's root or the home folder: no project, everything in it."""
+    resolved = os.path.realpath(folder)
+    return resolved == os.path.realpath(os.path.expanduser("~")) or os.path.dirname(resolved) == resolved
 
 
 def _resolved(path: str, cwd: str) -> str:

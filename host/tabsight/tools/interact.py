@@ -57,9 +57,22 @@ FilePath = Annotated[str, Field(min_length=1, max_length=4096)]
 Modifier = Literal["Alt", "Control", "Meta", "Shift", "ControlOrMeta"]
 
 
+
+
 class CdpStep(Params):
     method: str = Field(pattern=r"^[A-Z][A-Za-z]*\.[a-zA-Z]+$", description="Domain.method, e.g. Page.captureScreenshot.")
     params: dict[str, Any] = Field(default={}, description="The method's parameters.")
+
+    @model_validator(mode="after")
+    def _no_local_files(self) -> CdpStep:
+        # the CDP ways to hand the page local files, past upload's allowed folders (tabsight.uploads):
+        # DOM.setFileInputFiles, and a drop of files (Input.dispatchDragEvent's DragData.files)
+        data = self.params.get("data")
+        dropped = self.method == "Input.dispatchDragEvent" and isinstance(data, dict) and data.get("files")
+        if self.method == "DOM.setFileInputFiles" or dropped:
+            raise ValueError(f"{self.method} with files is refused in execute: it would hand the page local files "
+                             "from anywhere; use action 'upload' (files from the allowed folders only)")
+        return self
 
 
 class FillField(Params):
