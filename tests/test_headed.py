@@ -132,6 +132,25 @@ async def test_a_right_click_leaves_no_browser_menu_open_on_the_users_screen(des
     assert set(desktop.popups()) == popups, "Chrome's context menu opened on the user's screen"
 
 
+async def test_an_upload_through_a_file_chooser_shows_no_dialog_on_the_users_screen(desktop, headed, site, tmp_path):
+    client, window = headed
+    report = tmp_path / "report.txt"
+    report.write_text("quarterly figures\n")
+    payload(await timed(client, "interact", {"action": "navigate", "url": site.url("/upload.html")}))
+    windows, cover = set(desktop.browser_windows()), desktop.cover()
+    try:
+        uploaded = payload(await timed(client, "interact", {
+            "action": "upload", "selector": "#choose-avatar", "files": [str(report)]}))
+        assert uploaded["via"] == "chooser" and uploaded["input_files"] == [{"name": "report.txt", "size": 18}]
+        await anyio.sleep(0.5)  # a file dialog would be up by now
+        # (the browser of the test before may still be closing on this desktop: only a new window counts)
+        new = set(desktop.browser_windows()) - windows - {window}
+        assert not new, "a file dialog opened on the user's screen"
+        assert desktop.top_window() == cover, "the browser came up over the application in front"
+    finally:
+        desktop.uncover()
+
+
 @pytest.mark.parametrize("covered", [False, True], ids=["in-front", "behind-another-application"])
 async def test_full_page_and_element_screenshots_leave_the_page_its_scrollbar(desktop, headed, site, covered):
     """A capture beyond the viewport left a headed Chromium's page without its scrollbar until it was reloaded
