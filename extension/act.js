@@ -218,7 +218,30 @@ async function pointerAction(tabId, action, selector, point, viewport, press, si
   // Attached before locating: in a headed browser the first attachment's
   // debugging bar resizes the page, and that has settled (cdp.js) before
   // anything is measured, so the point holds until the press.
-  return withDebugger(tabId, () => aimAndPress(tabId, action, selector, point, viewport, press, signal));
+  return withDebugger(tabId, () => (action === 'click'
+    ? keepingChoosersClosed(tabId, () => aimAndPress(tabId, action, selector, point, viewport, press, signal))
+    : aimAndPress(tabId, action, selector, point, viewport, press, signal)));
+}
+
+// A click that opens a file chooser opens none: choosers are intercepted
+// meanwhile (as upload does), so no dialog the agent can neither see nor
+// use comes up on the user's screen; the answer says the click opened one,
+// and that upload answers it. (A chooser a page opens later, after a step
+// of its own, shows as it would.)
+async function keepingChoosersClosed(tabId, click) {
+  let opened = false;
+  const stopListening = onEvent(tabId, (method) => {
+    if (method === 'Page.fileChooserOpened') opened = true;
+  });
+  try {
+    await send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
+    const clicked = await click();
+    return opened ? { ...clicked, file_chooser: 'the click opened a file chooser, kept closed: to choose files, ' +
+      'use action upload with this target and files' } : clicked;
+  } finally {
+    stopListening();
+    await send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: false }).catch(() => {});
+  }
 }
 
 // A click's button, count and held keys (click_count 2: a double-click, as a

@@ -14,7 +14,7 @@ import json
 import os
 
 import pytest
-from conftest import mcp_client, users_browser
+from conftest import client_on, mcp_client, users_browser
 from harness.calls import payload, refusal, script
 from tabsight.paths import extension_id
 
@@ -41,8 +41,7 @@ def notes(tmp_path):
 
 @pytest.fixture
 async def upload_page(browser, site):
-    async with mcp_client() as client:
-        payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/upload.html")}))
+    async with client_on(site.url("/upload.html")) as client:
         yield client
 
 
@@ -87,6 +86,19 @@ async def test_a_button_that_opens_a_hidden_input_gets_its_chooser_answered(uplo
     assert saw["cancels"] == []
 
 
+async def test_a_plain_click_that_opens_a_chooser_keeps_it_closed_and_says_upload_answers_it(upload_page, notes):
+    clicked = payload(await upload_page.call_tool("interact", {"action": "click", "selector": "#choose-avatar"}))
+    assert clicked["did"].startswith("click at (")
+    assert "the click opened a file chooser, kept closed" in clicked["file_chooser"]
+    assert "use action upload" in clicked["file_chooser"]
+    # the chooser left unanswered does not stand in the way of the next one
+    answer = await upload(upload_page, notes[0], selector="#choose-avatar")
+    assert answer["via"] == "chooser" and answer["input_files"] == [{"name": "notes.txt", "size": 11}]
+    # and a click that opens none says nothing of choosers
+    plain = payload(await upload_page.call_tool("interact", {"action": "click", "selector": "#nothing"}))
+    assert "file_chooser" not in plain
+
+
 async def test_a_point_on_a_file_input_opens_its_chooser(upload_page, notes):
     box = await script(upload_page, "const r = document.getElementById('files').getBoundingClientRect();"
                                     "return {x: r.x + r.width / 2, y: r.y + r.height / 2}")
@@ -121,10 +133,10 @@ async def test_refusals_name_the_path_and_how_to_allow_it_and_leave_the_tab_as_i
         upload_page, text, table, selector="#avatar")
     assert "The file chooser the click on #choose-avatar opened takes one file, not 2" in await refused(
         upload_page, text, table, selector="#choose-avatar")
-    # Chooser interception is off again: the chooser of a plain click (on the attachment that refusal used: a page
-    # script would start a new one) is the browser's, which headless closes at once (a cancel event), not one held
-    # for tabsight
-    payload(await upload_page.call_tool("interact", {"action": "click", "selector": "#choose-avatar"}))
+    # Chooser interception is off again: the chooser that Enter on the button opens (on the attachment that refusal
+    # used: a page script would start a new one; a click would intercept it, as every click does) is the
+    # browser's, which headless closes at once (a cancel event), not one held for tabsight
+    payload(await upload_page.call_tool("interact", {"action": "press", "selector": "#choose-avatar", "key": "Enter"}))
     await script(upload_page, "await new Promise((done) => setTimeout(done, 300)); return true")
     assert (await page_saw(upload_page))["cancels"] == ["avatar"]
     message = await refused(upload_page, text, selector="#nothing")
