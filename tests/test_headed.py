@@ -132,7 +132,7 @@ async def test_a_right_click_leaves_no_browser_menu_open_on_the_users_screen(des
     assert set(desktop.popups()) == popups, "Chrome's context menu opened on the user's screen"
 
 
-async def test_an_upload_through_a_file_chooser_shows_no_dialog_on_the_users_screen(desktop, headed, site, tmp_path):
+async def test_an_upload_or_a_click_that_opens_a_file_chooser_shows_no_dialog_on_the_users_screen(desktop, headed, site, tmp_path):
     client, window = headed
     report = tmp_path / "report.txt"
     report.write_text("quarterly figures\n")
@@ -142,6 +142,8 @@ async def test_an_upload_through_a_file_chooser_shows_no_dialog_on_the_users_scr
         uploaded = payload(await timed(client, "interact", {
             "action": "upload", "selector": "#choose-avatar", "files": [str(report)]}))
         assert uploaded["via"] == "chooser" and uploaded["input_files"] == [{"name": "report.txt", "size": 18}]
+        clicked = payload(await timed(client, "interact", {"action": "click", "selector": "#choose-avatar"}))
+        assert "kept closed" in clicked["file_chooser"]  # a plain click's chooser is kept closed too
         await anyio.sleep(0.5)  # a file dialog would be up by now
         # (the browser of the test before may still be closing on this desktop: only a new window counts)
         new = set(desktop.browser_windows()) - windows - {window}
