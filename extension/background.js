@@ -20,7 +20,7 @@ import { noteActivity } from './identity.js';
 import { pageInfo, pageOutline } from './page.js';
 import { captureUrl } from './owned.js';
 import { startPicker } from './picker.js';
-import { closeTab, historyTab, listTabs, navigateTab, openTab } from './tabs.js';
+import { closeTab, endedSessionTabs, historyTab, listTabs, navigateTab, openTab } from './tabs.js';
 import { reviveStartupTabs } from './startup-tabs.js';
 import { startTelemetry } from './telemetry.js';
 import { setViewport } from './viewport.js';
@@ -116,6 +116,8 @@ serve(methods, {
       endEmulations();
       releaseIdle();
     },
+    // an MCP session ended: the tabs it opened are closed, unless the user has used them since
+    tabs_ended: endedSessionTabs,
   },
 });
 // Listeners registered at top level too: they are what wakes the worker.

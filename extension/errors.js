@@ -11,6 +11,8 @@ export const Code = Object.freeze({
   NO_TAB: 'no_tab',
   TAB_GONE: 'tab_gone',
   TAB_CRASHED: 'tab_crashed',
+  TAB_OWNED: 'tab_owned',
+  TAB_BUSY: 'tab_busy',
   RESTRICTED_PAGE: 'restricted_page',
   NAVIGATION_FAILED: 'navigation_failed',
   NAVIGATION_TIMEOUT: 'navigation_timeout',

@@ -4,7 +4,7 @@ import { send, withDebuggerIfAllowed } from './cdp.js';
 import { leavingPage } from './dialogs.js';
 import { Code, TabsightError } from './errors.js';
 import { ownedWindowIds } from './owned.js';
-import { enumParam, intParam, tabIdParam, urlParam } from './params.js';
+import { enumParam, intParam, optionalStringParam, tabIdParam, urlParam } from './params.js';
 import { tabUrl } from './restricted.js';
 
 const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
@@ -15,11 +15,13 @@ const HAS_HTTP_STATUS = /^https?:/;
 const BLANK_LOAD_MS = 2000;
 
 export async function listTabs() {
-  const [tabs, focusedTabId, debugged] = await Promise.all([
+  const [tabs, focusedTabId, debugged, groups] = await Promise.all([
     chrome.tabs.query({}),
     getFocusedTabId(),
     debuggedTabIds(),
+    chrome.tabGroups.query({}),
   ]);
+  const groupTitles = new Map(groups.map((group) => [group.id, group.title ?? '']));
   return {
     tabs: tabs.map((tab) => ({
       id: tab.id,
@@ -29,6 +31,8 @@ export async function listTabs() {
       title: tab.title ?? '',
       status: tab.status ?? null,
       debugger_attached: debugged.has(tab.id),
+      // the tab group it is in, by its title (tabsight groups an MCP client's tabs under its name)
+      ...(groupTitles.has(tab.groupId) ? { group: groupTitles.get(tab.groupId) } : {}),
       // opened by screenshot({url}) for one capture: not the user's
       ...(ownedWindowIds.has(tab.windowId) ? { owned: true } : {}),
     })),
@@ -120,16 +124,21 @@ export async function openTab(params, signal) {
   const openerId = params.opener_tab_id === undefined ? null : tabIdParam(params, 'opener_tab_id');
   const url = params.url === undefined ? null : urlParam(params, 'url');
   const timeoutMs = intParam(params, 'timeout_ms', 1, MAX_NAVIGATION_TIMEOUT_MS, DEFAULT_NAVIGATION_TIMEOUT_MS);
+  const group = optionalStringParam(params, 'group');
   const opener = openerId === null ? null : await chrome.tabs.get(openerId);
-  const place = opener && !ownedWindowIds.has(opener.windowId) ? { windowId: opener.windowId, index: opener.index + 1 } : {};
+  // beside its opener, or else in the normal window the user used last (not a popup, which takes no tabs)
+  const place = opener && !ownedWindowIds.has(opener.windowId) ? { windowId: opener.windowId, index: opener.index + 1 }
+    : await lastNormalWindow();
   let tab;
   try {
     tab = await chrome.tabs.create({ url: 'about:blank', active: false, ...place });
+    if (group) await intoGroup(tab, group);
   } catch {
     // no normal window to put it in (the user closed them all): one of its own, unfocused
     const window = await chrome.windows.create({ url: 'about:blank', focused: false, type: 'normal' });
     tab = window.tabs[0];
   }
+  await rememberOpened(tab.id);
   // Its about:blank is still loading as tabs.create answers; a navigation started meanwhile is at times
   // replaced by that commit, or replaces it and never completes (seen in a headed browser): it waits first.
   const until = performance.now() + BLANK_LOAD_MS;
@@ -147,6 +156,58 @@ export async function openTab(params, signal) {
   }
 }
 
+// The tab goes into the tab group titled `title` in its window (made, and
+// given that title, if there is none): the tabs of one MCP client together,
+// named after it, so the user sees whose they are.
+async function intoGroup(tab, title) {
+  const [existing] = await chrome.tabGroups.query({ windowId: tab.windowId, title });
+  const groupId = await chrome.tabs.group({ tabIds: [tab.id], ...(existing ? { groupId: existing.id } : {}) });
+  if (!existing) await chrome.tabGroups.update(groupId, { title, collapsed: false });
+}
+
+// Tabs a session opened that the user has not used since, kept in session
+// storage (the worker may restart meanwhile): when the session ends (the
+// host's tabs_ended), these are closed; a tab the user switched to is theirs.
+const UNUSED_KEY = 'tabsightUnusedTabs';
+
+async function rememberOpened(tabId) {
+  const { [UNUSED_KEY]: unused = [] } = await chrome.storage.session.get(UNUSED_KEY);
+  await chrome.storage.session.set({ [UNUSED_KEY]: [...unused, tabId] });
+}
+
+async function forgetOpened(tabIds) {
+  const gone = new Set(tabIds);
+  const { [UNUSED_KEY]: unused = [] } = await chrome.storage.session.get(UNUSED_KEY);
+  await chrome.storage.session.set({ [UNUSED_KEY]: unused.filter((id) => !gone.has(id)) });
+}
+
+// A tab the user switches to is used: tabsight opens its tabs in the background.
+chrome.tabs.onActivated.addListener(({ tabId }) => { forgetOpened([tabId]).catch(() => {}); });
+chrome.tabs.onRemoved.addListener((tabId) => { forgetOpened([tabId]).catch(() => {}); });
+
+// The host's `tabs_ended`: a session ended, and these tabs were its own.
+// `close`: "unused" closes each the user has not used since (never the
+// browser's last tab; the rest stay, the user's now), "all" every one
+// (tabsight's own browser, which has no user), "none" none.
+export async function endedSessionTabs({ tab_ids: tabIds, close }) {
+  if (!Array.isArray(tabIds)) return;
+  const { [UNUSED_KEY]: unused = [] } = await chrome.storage.session.get(UNUSED_KEY);
+  const closing = { all: tabIds, unused: tabIds.filter((id) => unused.includes(id)) }[close] ?? [];
+  await forgetOpened(tabIds);
+  for (const tabId of closing) {
+    await closeTab({ tab_id: tabId }).catch(() => {}); // gone already, or the last tab
+  }
+}
+
+async function lastNormalWindow() {
+  try {
+    const window = await chrome.windows.getLastFocused({ windowTypes: ['normal'] });
+    return ownedWindowIds.has(window.id) ? {} : { windowId: window.id };
+  } catch {
+    return {}; // none open
+  }
+}
+
 // Closes a tab and resolves once it is gone.
 export async function closeTab(params) {
   const tabId = tabIdParam(params);
@@ -156,7 +217,8 @@ export async function closeTab(params) {
     throw new TabsightError(Code.BAD_REQUEST,
       `Tab ${tabId} is the browser's last tab: closing it would end the browser; open another tab first`);
   }
-  await chrome.tabs.remove(tabId);
+  // the agent asked to close it: a beforeunload ("Leave site?") must not keep it open, waiting for nobody
+  await withDebuggerIfAllowed(tabId, () => leavingPage(tabId, () => chrome.tabs.remove(tabId)));
   return { closed: tabId, url: tabUrl(tab), title: tab.title ?? '' };
 }
 

@@ -42,6 +42,10 @@ def runtime_dir(tmp_path_factory):
     os.chmod(path, 0o700)
     os.environ["TABSIGHT_RUNTIME_DIR"] = str(path)
     os.environ.pop("TABSIGHT_BROWSER", None)
+    # The tests' browsers hold a tab for a session only while its action runs (the hosts they start read it): a
+    # test's in-process client, standing in for the user, and its MCP clients take turns on one tab, which a
+    # lease's 10 s would refuse (test_multiagent tests leases with actions that overlap; test_tab_claims the 10 s)
+    os.environ["TABSIGHT_LEASE_SECONDS"] = "0"
     return path
 
 
@@ -72,7 +76,7 @@ class Keeper:
     def __init__(self) -> None:
         from tabsight.browser.connection import BrowserConnection
 
-        self.browsers = BrowserConnection("keeper")
+        self.browsers = BrowserConnection("keeper", own_tab=False)  # the user, as it were: the focused tab
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 

@@ -132,6 +132,12 @@ class FakeBrowser:
         return {"did": f"{params['action']} {params.get('selector') or 'point'}", "url": tab["url"],
                 "title": tab["title"], "navigated": False}
 
+    def _tab_open(self, params):
+        """A new tab (the embedded browser opens one for each session): ``url`` loaded, or about:blank."""
+        tab = {"id": 100 + len(self.tabs), "title": "", "url": params.get("url", "about:blank"), "active": False}
+        self.tabs.append(tab)
+        return {"tab_id": tab["id"], "url": tab["url"], "title": "", "status": None}
+
     def _tab_navigate(self, params):
         tab = self._tab(params["tab_id"])
         tab["url"] = params["url"]
@@ -182,7 +188,7 @@ def fake_session(*browsers: FakeBrowser) -> Session:
     """A session whose browser connection finds exactly these fake browsers (the first is chosen)."""
     browsers = browsers or (FakeBrowser(),)
 
-    async def discover(session: str, timeout: float = 1.0, skip=frozenset()):
+    async def discover(session: str, timeout: float = 1.0, skip=frozenset(), client: str = ""):
         return [browser for browser in browsers if browser.alive and browser.path not in skip]
 
     return Session(BrowserConnection("unit", mode="never", discover=discover))

@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from conftest import front_env, mcp_client
+from harness.calls import tracked_tab
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -125,8 +126,8 @@ async def test_execute_returns_script_results_and_cdp_steps_with_screenshots_as_
 
 async def test_a_hanging_step_times_out_and_the_debugger_is_released(browser, site):
     async with mcp_client() as client:
+        tab_id = await tracked_tab(client)  # (before the page: observe answers carry its alerts)
         await navigate(client, site.url("/index.html"))
-        _client, tab_id = browser.call(browser.browsers.tab())
         started = time.monotonic()
         result = await client.call_tool("interact", {
             "action": "execute",

@@ -12,6 +12,7 @@ import time
 import anyio
 import pytest
 from conftest import mcp_client
+from harness.calls import tracked_tab
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -113,9 +114,9 @@ async def test_beforeunload_never_traps_a_navigation_the_agent_asked_for(browser
 
 async def test_a_dialog_between_calls_is_answered_by_the_policy_without_the_debugger(browser, site):
     async with mcp_client() as client:
+        tab_id = await tracked_tab(client)  # (before the page: observe answers carry its alerts)
         answer(await client.call_tool("interact", {"action": "navigate", "url": site.url("/hostile-pages/dialog-later.html?after=4000")}))
         await anyio.sleep(5.0)  # the load's attachment is released 3 s after it: the timer fires unattached
-        _client, tab_id = browser.call(browser.browsers.tab())
         tabs = {tab["id"]: tab for tab in browser.call(browser.client.tabs())["tabs"]}
         assert not tabs[tab_id]["debugger_attached"]
         page, seconds = await timed(client, "observe", {"what": "page"})

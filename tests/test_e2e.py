@@ -100,6 +100,7 @@ async def test_browser_internal_pages_are_refused_clearly(browser):
         # ...but a user's tab may be on one: looking at it gets a clear refusal
         _client, tab_id = browser.call(browser.browsers.tab())
         browser.call(browser.client.navigate(tab_id, "chrome://version", timeout_ms=30_000))
+        payload(await client.call_tool("configure", {"action": "track", "tab_id": tab_id}))  # (not its own tab)
         try:
             shot = await client.call_tool("screenshot", {})
             assert shot.is_error and "Cannot capture screenshots of browser internal pages" in shot.content[0].text

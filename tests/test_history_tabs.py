@@ -38,8 +38,15 @@ async def test_back_forward_and_reload_wait_for_the_page(browser, site):
         assert await run(client, "return window.marker ?? null") is None  # a new document
 
 
+async def users_tab(browser, client) -> None:
+    """The session works on the embedded browser's focused tab, as on a user's tab (it has one of its own there)."""
+    focused = browser.call(browser.client.tabs())["focused_tab_id"]
+    payload(await client.call_tool("configure", {"action": "track", "tab_id": focused}))
+
+
 async def test_open_tab_in_the_background_then_close_it(browser, site):
     async with mcp_client() as client:
+        await users_tab(browser, client)
         await interact(client, action="navigate", url=site.url("/index.html"))
         before = await tabs(client)
         (user_tab,) = [tab for tab in before if tab.get("tracked")]
@@ -74,6 +81,7 @@ async def test_open_tab_without_a_url_and_going_back_from_it(browser):
 
 async def test_close_tab_leaves_the_users_tab_unless_it_is_named(browser, site):
     async with mcp_client() as client:
+        await users_tab(browser, client)
         await interact(client, action="navigate", url=site.url("/index.html"))
         (user_tab,) = [tab for tab in await tabs(client) if tab.get("tracked")]
         message = refusal(await client.call_tool("interact", {"action": "close_tab"}))

@@ -21,6 +21,7 @@ import re
 import pytest
 
 from conftest import mcp_client
+from harness.calls import tracked_tab
 from tabsight.paths import extension_id
 from test_telemetry import Notifications, answer, blocks, host_telemetry, navigate, until
 
@@ -61,8 +62,8 @@ async def test_a_page_cannot_forge_entries_alerts_or_a_tab_closing(browser, site
         dropped_before = browser.call(browser.client.status())["telemetry"]["dropped"]
 
         # the tab's past: a real error, which a forged "tab closed" must not erase
+        tab_id = await tracked_tab(client)  # (before the page: observe answers carry its alerts)
         await navigate(client, site.url("/broken.html"))
-        _client, tab_id = browser.call(browser.browsers.tab())
 
         def texts(what):
             return [item["text"] for item in host_telemetry(browser, what, tab_id) if item["seq"] > since]

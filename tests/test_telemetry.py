@@ -14,6 +14,7 @@ import pytest
 from mcp.client.stdio import stdio_client
 
 from conftest import front_env, front_params, mcp_client
+from harness.calls import tracked_tab
 from harness.processes import rss_kb
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -83,8 +84,8 @@ async def test_errors_network_and_vitals_are_observed_with_nothing_secret(browse
     async with mcp_client() as client:
         # the tab has a past (earlier tests): only what comes after this cursor counts
         since = answer(await client.call_tool("observe", {"what": "errors", "limit": 1}))["cursor"]
+        tab_id = await tracked_tab(client)  # (before the page: observe answers carry its alerts)
         await navigate(client, site.url(f"/telemetry.html?closed={port}"))
-        _client, tab_id = browser.call(browser.browsers.tab())
 
         def new(what):
             return [item for item in host_telemetry(browser, what, tab_id) if item["seq"] > since]
@@ -203,10 +204,10 @@ async def test_a_flood_is_capped_and_bounded(browser, site):
     """1000 errors a second for 14 s: at most 12 notifications in that minute, the page
     keeps running, the host's buffers and memory stay bounded."""
     heard = Notifications()
-    _client, tab_id = browser.call(browser.browsers.tab())
     host_pid = browser.client.transport.hello.pid
     rss_before = rss_kb(host_pid)
     async with mcp_client(mode="legacy", logging_callback=heard) as client:
+        tab_id = await tracked_tab(client)
         await client.call_tool(
             "configure", {"action": "streaming", "streaming_action": "enable", "events": ["errors"], "throttle_seconds": 1}
         )
@@ -223,8 +224,9 @@ async def test_a_flood_is_capped_and_bounded(browser, site):
         later = heard.received[1:]
         assert all(len(n["alerts"]) <= 100 for n in later if n["category"] == "batch")
         assert sum(n["category"] == "batch" for n in later) >= len(later) - 2, [n["title"] for n in later]
-    logs = browser.call(browser.client.telemetry(tab_id, "logs", since=0, limit=200, url=None))
-    assert len(logs["items"]) + logs["omitted"] == 300  # the flood filled the ring buffer, and no more
+        # (while the session lasts: its tab, and the tab's telemetry, go with it)
+        logs = browser.call(browser.client.telemetry(tab_id, "logs", since=0, limit=200, url=None))
+        assert len(logs["items"]) + logs["omitted"] == 300  # the flood filled the ring buffer, and no more
     assert rss_kb(host_pid) - rss_before < 20_000, "the host's memory grew with the flood"
 
 

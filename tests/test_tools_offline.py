@@ -219,7 +219,9 @@ async def test_configure_emulate_a_users_tab_only_when_named_with_on_user_tab():
     answer = json_of((await call(session, "configure", custom)).content[0])["emulate"]
     assert "note" not in answer
     (sent,) = embedded.methods("emulation.set")
-    assert sent == {"tab_id": 7, "viewport": {"width": 600, "height": 400, "device_scale_factor": 1, "mobile": False},
+    (own,) = embedded.methods("tab.open")  # the embedded browser: the session works in a tab of its own
+    assert own["window"] is True and "group" not in own
+    assert sent == {"tab_id": 101, "viewport": {"width": 600, "height": 400, "device_scale_factor": 1, "mobile": False},
                     "color_scheme": "dark", "network": None}
 
 
@@ -327,12 +329,12 @@ async def test_a_session_on_the_embedded_browser_moves_to_the_users_browser_when
     embedded.hello.embedded = "token"
     running = [embedded]
 
-    async def discover(session: str, timeout: float = 1.0, skip=frozenset()):
+    async def discover(session: str, timeout: float = 1.0, skip=frozenset(), client: str = ""):
         return [browser for browser in running if browser.alive and browser.path not in skip]
 
     session = Session(BrowserConnection("unit", mode="never", discover=discover))
     assert notes(await call(session, "observe", {"what": "page"})) == []
-    assert embedded.methods("page.info")[-1] == {"tab_id": 7}
+    assert embedded.methods("page.info")[-1] == {"tab_id": 101}  # a tab of its own, which it opened
 
     users = FakeBrowser(host_id="user-host", profile_id="user-profile")
     users.tabs = [{"id": 90, "title": "Mine", "url": "http://127.0.0.1/mine", "active": True}]

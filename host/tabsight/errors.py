@@ -23,6 +23,8 @@ class Code(str, Enum):
     NO_TAB = "no_tab"
     TAB_GONE = "tab_gone"
     TAB_CRASHED = "tab_crashed"
+    TAB_OWNED = "tab_owned"
+    TAB_BUSY = "tab_busy"
     RESTRICTED_PAGE = "restricted_page"
     NAVIGATION_FAILED = "navigation_failed"
     NAVIGATION_TIMEOUT = "navigation_timeout"
@@ -72,6 +74,11 @@ HINTS: dict[Code, str] = {
     "observe({what:'tabs'}) lists them, configure({action:'track', tab_id}) tracks one.",
     Code.TAB_CRASHED: "Reload it: interact({action:'navigate', url}) with its URL (observe({what:'tabs'}) lists it) "
     "loads the page again.",
+    Code.TAB_OWNED: "Observe it as you like. To act there, ask its owner's agent to release it, or take it over "
+    "if you must: configure({action:'take_over', tab_id}) (its owner is told). Or open a tab of your own: "
+    "interact({action:'open_tab', url}).",
+    Code.TAB_BUSY: "Observe it as you like. Call again once the lease ends, or configure({action:'tabs', "
+    "on_busy:'wait'}) to wait for it; or open a tab of your own: interact({action:'open_tab', url}).",
     Code.RESTRICTED_PAGE: "Navigate the tab to a web page, or track another tab (observe({what:'tabs'})).",
     Code.NAVIGATION_FAILED: "Check the URL, and that its server is running and reachable from the browser.",
     Code.NAVIGATION_TIMEOUT: "Pass a larger 'timeout' (with screenshot, waitForNetworkIdle: false suits a page "

@@ -55,6 +55,13 @@ async def script(client, source: str):
     return result["script"]["result"]
 
 
+async def tracked_tab(client) -> int:
+    """The id of the tab the client's session works on (on the embedded browser, a tab of its own)."""
+    listing = payload(await client.call_tool("observe", {"what": "tabs"}))
+    (tab_id,) = [tab["id"] for browser in listing["browsers"] for tab in browser["tabs"] if tab.get("tracked")]
+    return tab_id
+
+
 def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]

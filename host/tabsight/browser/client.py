@@ -9,13 +9,17 @@ request may take live here and nowhere else in Python.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
+import time
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import images
+from ..errors import BrowserError, Code
+from ..progress import phase
 from ..protocol import frames
 from ..protocol.methods import Method
 
@@ -30,6 +34,8 @@ MARGIN = 5.0
 #: whether viewport screenshots may be served from a screencast's latest frame (extension/frames.js);
 #: TABSIGHT_FRAME_SOURCE=off captures every one afresh
 FRAME_SOURCE = os.environ.get("TABSIGHT_FRAME_SOURCE", "on").strip().lower() != "off"
+#: how often a request refused for a tab another session holds (tab_busy) is tried again, when waiting
+BUSY_RETRY = 0.2
 
 
 class Transport(Protocol):
@@ -104,8 +110,10 @@ class End:
 class BrowserClient:
     """One connected browser (one profile's host and extension)."""
 
-    def __init__(self, transport: Transport) -> None:
+    def __init__(self, transport: Transport, busy_wait: float = 0.0) -> None:
         self.transport = transport
+        #: seconds a request on a tab another session holds a lease on waits for it (configure tabs on_busy)
+        self.busy_wait = busy_wait
 
     # -- who it is -----------------------------------------------------------
 
@@ -158,14 +166,29 @@ class BrowserClient:
         request = {"tab_id": tab_id, "direction": direction, "timeout_ms": timeout_ms}
         return await self._ask(Method.TAB_HISTORY, request, timeout_ms / 1000 + MARGIN)
 
-    async def open_tab(self, opener_tab_id: int | None, url: str | None, timeout_ms: int = 30_000) -> dict[str, Any]:
-        """A new background tab beside ``opener_tab_id``, loading ``url`` if given: ``{tab_id, url, title, status}``."""
+    async def open_tab(
+        self, opener_tab_id: int | None, url: str | None, timeout_ms: int = 30_000, group: str | None = None,
+    ) -> dict[str, Any]:
+        """A new background tab beside ``opener_tab_id``, loading ``url`` if given, in the tab group titled
+        ``group`` (made if the window has none): ``{tab_id, url, title, status}``. The session owns it."""
         request: dict[str, Any] = {"timeout_ms": timeout_ms}
+        if group:
+            request["group"] = group
         if opener_tab_id is not None:
             request["opener_tab_id"] = opener_tab_id
         if url is not None:
             request["url"] = url
         return await self._ask(Method.TAB_OPEN, request, timeout_ms / 1000 + MARGIN)
+
+    async def claim(self, action: str, tab_id: int | None = None, on_end: str | None = None) -> dict[str, Any]:
+        """The host's tabs.claim: ``release`` or ``take_over`` ``tab_id``, or say what becomes of this session's
+        tabs when it ends (``on_end``: close or keep)."""
+        request: dict[str, Any] = {"action": action}
+        if tab_id is not None:
+            request["tab_id"] = tab_id
+        if on_end is not None:
+            request["on_end"] = on_end
+        return await self._ask(Method.TABS_CLAIM, request, QUICK)
 
     async def close_tab(self, tab_id: int) -> dict[str, Any]:
         """``{closed, url, title}``; refused for the browser's last tab."""
@@ -336,4 +359,21 @@ class BrowserClient:
         return await self._ask(Method.HOST_CI_RESULT, result, QUICK)
 
     async def _ask(self, method: Method, params: dict[str, Any], timeout: float) -> dict[str, Any]:
-        return await self.transport.request(method.value, params, timeout=timeout)
+        try:
+            return await self.transport.request(method.value, params, timeout=timeout)
+        except BrowserError as exc:
+            if exc.code != Code.TAB_BUSY or self.busy_wait <= 0:
+                raise
+            busy = exc
+        # another session acts on the tab: wait for its lease to end (the host refuses at once, and this asks again)
+        deadline = time.monotonic() + self.busy_wait
+        with phase(f"waiting for tab {params.get('tab_id')}, which another session is using", bound=self.busy_wait):
+            while time.monotonic() < deadline:
+                await asyncio.sleep(BUSY_RETRY)
+                try:
+                    return await self.transport.request(method.value, params, timeout=timeout)
+                except BrowserError as exc:
+                    if exc.code != Code.TAB_BUSY:
+                        raise
+                    busy = exc
+        raise BrowserError(Code.TAB_BUSY, f"{busy.message}; waited {self.busy_wait:g} s for it")

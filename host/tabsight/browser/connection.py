@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import subprocess
@@ -35,6 +36,10 @@ log = logging.getLogger("tabsight.front")
 
 BrowserMode = Literal["auto", "headed", "never"]
 DialogPolicy = Literal["accept", "dismiss", "report"]
+#: what a call on a tab another session is using does: fail at once (tab_busy), or wait for it
+OnBusy = Literal["fail", "wait"]
+#: seconds a call waits for a tab another session is using, with on_busy "wait"
+BUSY_WAIT = 60.0
 
 #: how long a call waits for a lost browser profile to reconnect
 RECONNECT_GRACE = 5.0
@@ -77,7 +82,7 @@ def check_versions(link: HostLink) -> None:
         )
 
 
-#: (session name, sockets to skip) -> links to the running hosts
+#: (session name, sockets to skip, the MCP client's name) -> links to the running hosts
 Discover = Callable[..., Awaitable[list[HostLink]]]
 
 
@@ -96,9 +101,14 @@ class BrowserConnection:
 
     def __init__(
         self, session: str, *, mode: BrowserMode | None = None, embedded_only: bool = False,
-        linger: float | None = None, discover: Discover = connect_all,
+        linger: float | None = None, discover: Discover = connect_all, own_tab: bool = True,
     ) -> None:
         self.session = session
+        #: on tabsight's embedded browser, work in a tab of its own (an MCP session), or follow the focused tab as
+        #: in the user's browser (an in-process client standing in for the user, as the tests' keeper does)
+        self.own_tab = own_tab
+        #: the MCP client's name (from initialize), which the tabs this session owns show
+        self.client_name = ""
         #: how running hosts are found: links to each (a fake browser's, in unit tests)
         self._discover = discover
         self.mode = mode
@@ -110,6 +120,8 @@ class BrowserConnection:
         self.notes: list[str] = []
         #: how dialogs on the tabs this session acts on are answered (configure dialogs)
         self.dialog_policy: DialogPolicy = "accept"
+        #: what a call on a tab another session is using does (configure tabs)
+        self.on_busy: OnBusy = "fail"
         #: (host socket, tab) -> the policy that tab was last given
         self._policies_given: dict[tuple[Path, int], str] = {}
         self._link: HostLink | None = None
@@ -120,6 +132,8 @@ class BrowserConnection:
         self._fitted: embedded.EmbeddedBrowser | None = None
         #: ... and that work, while it runs: a call on a tab waits for it
         self._fitting: asyncio.Future | None = None
+        #: a tab this session opened -> the tab it tracked then, which close_tab of the new one goes back to
+        self._before_open: dict[int, TrackedTab] = {}
         #: tabs this session opened (open_tab): (profile, browser run, tab id); close_tab closes them unnamed
         self._opened: set[tuple[str, str, int]] = set()
         #: one started ahead of this session's first call and ended with the session unused (see ``aclose``)
@@ -136,7 +150,7 @@ class BrowserConnection:
 
     async def client(self) -> BrowserClient:
         """The browser this session works with, connecting (or starting one) as needed."""
-        return BrowserClient(await self._current())
+        return BrowserClient(await self._current(), busy_wait=BUSY_WAIT if self.on_busy == "wait" else 0.0)
 
     async def _current(self) -> HostLink:
         if self._link and self._link.alive:
@@ -176,7 +190,7 @@ class BrowserConnection:
             current = self._link
             if not (current and current.alive and current.hello.embedded):
                 return
-            links = await self._discover(self.session, skip={current.path, *self._not_users})
+            links = await self._discover(self.session, client=self.client_name, skip={current.path, *self._not_users})
             users = [link for link in links if not link.hello.embedded and _versions_match(link)]
             chosen = max(users, key=lambda link: link.hello.last_active or 0) if users else None
             for link in links:
@@ -204,7 +218,7 @@ class BrowserConnection:
         with phase("waiting for the browser to come back" if left > 0 else "looking for a browser",
                    bound=round(left, 1) if left > 0 else None):
             while True:
-                links = await self._discover(self.session)
+                links = await self._discover(self.session, client=self.client_name)
                 chosen = self._choose(links)
                 for link in links:
                     if link is not chosen:
@@ -243,7 +257,7 @@ class BrowserConnection:
         clients starting at once) share one browser instead of racing.
         """
         async with _launch_lock():
-            links = await self._discover(self.session)
+            links = await self._discover(self.session, client=self.client_name)
             shared = next((link for link in links if link.hello.embedded), None)
             for link in links:
                 if link is not shared:
@@ -264,7 +278,7 @@ class BrowserConnection:
             if browser.process.poll() is not None:
                 await asyncio.to_thread(browser.remove_profile)
                 raise BrowserError(Code.LAUNCH_FAILED, f"Failed to launch browser: it exited.\n{browser.log_tail()}")
-            for link in await self._discover(self.session, skip=seen):
+            for link in await self._discover(self.session, client=self.client_name, skip=seen):
                 seen.add(link.path)
                 if link.hello.embedded == browser.token:
                     return link
@@ -300,15 +314,21 @@ class BrowserConnection:
         same_run = tracked is not None and tracked.profile_id == profile and tracked.browser_run == run
         if tracked and tracked.chosen and same_run:
             return client, await self._with_policy(client, tracked.tab_id)
-        focused = await self._focused_tab(client)
-        self.tracked = TrackedTab(profile, focused, run)
+        if client.hello.embedded is not None and self.own_tab:
+            # tabsight's own browser has no user to follow: each session works in a tab of its own
+            focused = (await self._open_own_tab(client, None, None))["tab_id"]
+            now = f"a tab of its own ({focused})"
+        else:
+            focused = await self._focused_tab(client)
+            self.tracked = TrackedTab(profile, focused, run)
+            now = f"its focused tab ({focused})"
         if tracked and not same_run:
             moved, self._moved_note = self._moved_note, None
             note = (moved or (
                 f"The tracked tab ({tracked.tab_id}) was in a browser that "
                 + ("restarted since: its tabs are new." if tracked.profile_id == profile else
                    f"is gone; this session now works with {client.name}.")
-            )) + f" Now tracking its focused tab ({focused})."
+            )) + f" Now tracking {now}."
             if acting:
                 raise BrowserError(Code.TAB_GONE, f"{note} Nothing was done.")
             self.notes.append(note)
@@ -343,7 +363,8 @@ class BrowserConnection:
         return tab_id
 
     async def list_tabs(self) -> dict[str, Any]:
-        """Every connected browser with its tabs; marks the tracked one."""
+        """Every connected browser with its tabs; marks the tracked one, and says which session owns or holds
+        each tab."""
         async with self._every_browser() as links:
             _client, tracked_id = await self.tab()
             browsers = []
@@ -363,6 +384,8 @@ class BrowserConnection:
                                 "url": tab.get("url", ""),
                                 **({"active": True} if tab.get("active") else {}),
                                 **({"tracked": True} if current and tab["id"] == tracked_id else {}),
+                                # who may act there (the host's claims: nativehost/tabs.py), and its tab group
+                                **{key: tab[key] for key in ("owner", "mine", "lease", "group") if key in tab},
                             }
                             for tab in listing.get("tabs", [])
                             if not tab.get("owned")  # a capture's own window, gone in a moment
@@ -404,11 +427,38 @@ class BrowserConnection:
         """A new background tab beside the tracked one (the user's focus stays where it is), loading ``url`` if
         given; the session tracks it from now on. ``{tab_id, url, title, status}``."""
         client, opener = await self.tab()
-        opened = await client.open_tab(opener, url, timeout_ms)
-        self.tracked = TrackedTab(client.transport.profile_id, opened["tab_id"], _browser_run(client.transport),
-                                  chosen=True)
-        self._opened.add((client.transport.profile_id, _browser_run(client.transport), opened["tab_id"]))
+        return await self._open_own_tab(client, opener, url, timeout_ms)
+
+    async def _open_own_tab(
+        self, client: BrowserClient, opener: int | None, url: str | None, timeout_ms: int = 30_000,
+    ) -> dict[str, Any]:
+        """A tab of this session's (the host records it as the session's: other sessions may observe it, not act
+        there), in a tab group named after the MCP client; tracked from now on."""
+        # grouped for the user to see whose it is (tabsight's own browser has no user to show it to)
+        group = None if client.hello.embedded is not None else self.client_name or "tabsight"
+        opened = await client.open_tab(opener, url, timeout_ms, group=group)
+        link = client.transport
+        if self.tracked is not None:
+            self._before_open[opened["tab_id"]] = dataclasses.replace(self.tracked, chosen=True)
+        self.tracked = TrackedTab(link.profile_id, opened["tab_id"], _browser_run(link), chosen=True)
+        self._opened.add((link.profile_id, _browser_run(link), opened["tab_id"]))
         return opened
+
+    async def claim(self, action: Literal["release", "take_over"], tab_id: int) -> dict[str, Any]:
+        """Release a tab this session owns (a shared tab from then on), or take one over (this session's from
+        then on; its owner is told). ``{released}`` or ``{taken_over, from}``."""
+        client = await self.client()
+        result = await client.claim(action, tab_id)
+        key = (client.transport.profile_id, _browser_run(client.transport), tab_id)
+        if action == "release":
+            self._opened.discard(key)
+        else:
+            self._opened.add(key)
+        return result
+
+    async def tabs_on_end(self, on_end: Literal["close", "keep"]) -> None:
+        """Whether this session's tabs are closed when it ends (those the user has not used since), or kept."""
+        await (await self.client()).claim("on_end", on_end=on_end)
 
     def opened(self, client: BrowserClient, tab_id: int) -> bool:
         """Whether this session opened ``tab_id`` in ``client``'s browser (open_tab), in this run of it."""
@@ -431,7 +481,10 @@ class BrowserConnection:
         closed = await client.close_tab(tab_id)
         self._opened.discard((link.profile_id, _browser_run(link), tab_id))
         if tab_id == tracked:
-            self.tracked = None  # the browser's focused tab, from the next call on
+            # back to the tab it worked on before it opened this one, if still open; else as a new session would
+            before = self._before_open.pop(tab_id, None)
+            alive = before is not None and any(tab["id"] == before.tab_id for tab in (await client.tabs())["tabs"])
+            self.tracked = before if alive else None
         return closed
 
     @contextlib.asynccontextmanager
@@ -439,7 +492,7 @@ class BrowserConnection:
         """Links to every running host, the session's first; the others are closed afterwards
         unless one became the session's own."""
         current = await self._current()
-        others = await self._discover(self.session, skip={current.path})
+        others = await self._discover(self.session, client=self.client_name, skip={current.path})
         try:
             yield [current, *others]
         finally:
@@ -462,7 +515,23 @@ class BrowserConnection:
 
     def _adopt(self, link: HostLink) -> None:
         self._link = link
-        link.on_event = self.on_event
+        link.on_event = self._on_link_event
+
+    def _on_link_event(self, event: str, data: dict[str, Any]) -> None:
+        """The host's events: a tab of this session's taken over by another session (said in the next answer);
+        the rest (alerts) are the session's."""
+        if event == "tab_taken":
+            link = self._link
+            if link is not None:
+                self._opened.discard((link.profile_id, _browser_run(link), data.get("tab_id")))
+            by = data.get("by") or {}
+            self.notes.append(
+                f"Tab {data.get('tab_id')} was taken over by {by.get('client', 'another MCP client')} (session "
+                f"{by.get('session', '?')}): it is theirs now. Observe it freely; to act there again, take it back "
+                "(configure take_over) or open a tab of your own (interact open_tab)."
+            )
+        elif self.on_event is not None:
+            self.on_event(event, data)
 
     # -- shutdown ------------------------------------------------------------
 

@@ -62,6 +62,11 @@ BASE_FLAGS = (
     "--disable-sync",
     "--disable-quic",
     "--window-size=1280,720",
+    # Each MCP session works in a tab of its own, all but one in the background: their pages must run as a
+    # page in front does (timers at full speed, the renderer not put aside), as Playwright's and Puppeteer's do
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
     # Headless Chromium's virtual screen is 800x600 and Chrome refuses window
     # bounds mostly off-screen, which would cap the viewports we can set.
     "--screen-info={3840x2160}",
@@ -215,7 +220,10 @@ def launch(headless: bool = True, url: str = "about:blank", linger: float | None
     if headless:
         args.append("--headless=new")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
-        args.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+        # Chromium refuses to run as root with its sandbox; --test-type keeps away the "unsupported command-line
+        # flag" bar that --no-sandbox brings to the first tab, 56 px that the first tab's viewport would lack and
+        # every later tab (each session's own) would have
+        args += ["--no-sandbox", "--test-type"]
     args.append(url)
     token = uuid.uuid4().hex
     env = dict(

@@ -14,12 +14,15 @@ from .link import HostLink
 log = logging.getLogger("tabsight.front")
 
 
-async def connect_all(session: str, timeout: float = 1.0, skip: set[Path] = frozenset()) -> list[HostLink]:
-    """Open a link to every live host. Sockets left by a host that died (kill -9) are removed."""
+async def connect_all(
+    session: str, timeout: float = 1.0, skip: set[Path] = frozenset(), client: str = "",
+) -> list[HostLink]:
+    """Open a link to every live host, as ``session`` of MCP client ``client``. Sockets left by a host that died
+    (kill -9) are removed."""
 
     async def attempt(path: Path) -> HostLink | None:
         try:
-            return await HostLink.open(path, session, timeout)
+            return await HostLink.open(path, session, timeout, client)
         except OSError as exc:
             if exc.errno in (errno.ECONNREFUSED, errno.ENOENT):
                 path.unlink(missing_ok=True)  # nobody listens: a dead host's leftover

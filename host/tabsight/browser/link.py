@@ -33,11 +33,11 @@ class HostLink:
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
-    async def open(cls, path: Path, session: str, timeout: float = 2.0) -> HostLink:
+    async def open(cls, path: Path, session: str, timeout: float = 2.0, client: str = "") -> HostLink:
         reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path), limit=MAX_FRAME), timeout)
         channel = FrameChannel(reader, writer, name=f"host {path.name}")
         try:
-            await channel.send(frames.Hello(role="front", version=__version__, session=session))
+            await channel.send(frames.Hello(role="front", version=__version__, session=session, client=client or None))
             hello = await asyncio.wait_for(channel.receive(), timeout)
         except BaseException:
             channel.close()

@@ -41,6 +41,8 @@ from ..protocol.methods import Method
 from .peercred import peer_uid
 from .whoami import Whoami, identify
 
+from .tabs import ClaimRequest, Holder, TabClaims
+
 if TYPE_CHECKING:
     from .picks import Picks
     from .telemetry import Alert, Telemetry
@@ -68,6 +70,8 @@ class FrontConnection:
     number: int
     channel: FrameChannel
     session: str = ""
+    #: the MCP client's name, as its front said in its hello
+    client: str = ""
     #: alerts not sent to this front because it was not reading
     alerts_dropped: int = 0
     #: this front's request id -> the id the extension sees
@@ -81,6 +85,8 @@ class Pending:
     timer: asyncio.TimerHandle
     #: what the extension's result goes through before the front gets it (network.detail: redaction)
     shape: Callable[[dict], dict] | None = None
+    #: the tab an admitted acting request holds a lease on (tabs.py), let go of when it is answered
+    claim: tuple[Holder, str, int | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,10 @@ class Host:
         self._front_numbers = itertools.count(1)
         self._request_numbers = itertools.count(1)
         self._idle_timer: asyncio.TimerHandle | None = None
+        #: which session owns or holds which tab (tabs.py)
+        self.claims = TabClaims()
+        #: session -> whether its tabs are closed when it ends (tabs.claim on_end; closed by default)
+        self._close_on_end: dict[str, bool] = {}
 
     @functools.cached_property
     def telemetry(self) -> Telemetry:
@@ -266,6 +276,7 @@ class Host:
             return
         pending.timer.cancel()
         pending.front.in_flight.pop(pending.local_id, None)
+        self._let_go(pending)
         if pending.shape is not None and isinstance(frame, frames.Response):
             frame = frame.replace(result=pending.shape(frame.result))
         pending.front.channel.post(frame.replace(id=pending.local_id))
@@ -303,6 +314,20 @@ class Host:
                 self._cancel(front, local_id)
             channel.close()
             self._fronts_changed()
+            self._session_gone(front.session)
+
+    def _session_gone(self, session: str) -> None:
+        """A session's last front went: its leases end, and its tabs go back to the extension, which closes
+        those the user has not used since (unless the session asked to keep them). (A front reconnects only
+        to a new host: a host's claims do not outlive it.)"""
+        if any(front.session == session for front in self.fronts):
+            return  # another link of the same session (list_tabs looks at every browser) is still here
+        tab_ids = self.claims.ended(session)
+        # in tabsight's own browser no user uses a tab: a dialog, not a user, brought one to the front
+        close = ("all" if self.embedded else "unused") if self._close_on_end.pop(session, True) else "none"
+        if tab_ids:
+            asyncio.ensure_future(self.extension.send(
+                frames.Event(event="tabs_ended", data={"tab_ids": tab_ids, "close": close})))
 
     async def _greet(self, front: FrontConnection) -> bool:
         hello = await asyncio.wait_for(front.channel.receive(), HELLO_TIMEOUT)
@@ -323,7 +348,8 @@ class Host:
                 )
             )
             return False
-        front.session = hello.session or ""
+        front.session = hello.session or f"front-{front.number}"
+        front.client = (hello.client or "")[:100]
         await self._identify(wait=GREET_IDENTIFY_WAIT)  # well within the front's wait for this hello
         await front.channel.send(self.hello())
         return True
@@ -356,37 +382,72 @@ class Host:
         own = self._own_methods.get(request.method)
         if own is not None:
             try:
-                front.channel.post(frames.Response(id=request.id, result=own(self, request.params)))
+                front.channel.post(frames.Response(id=request.id, result=own(self, front, request.params)))
             except ValueError as exc:
                 front.channel.post(frames.error(request.id, Code.BAD_REQUEST, str(exc)))
             return
         if request.id in front.in_flight:
             front.channel.post(frames.error(request.id, Code.BAD_REQUEST, f"request id {request.id!r} is already in flight"))
             return
+        holder, tab_id = _holder(front), request.params.get("tab_id")
+        tab_id = tab_id if isinstance(tab_id, int) and not isinstance(tab_id, bool) else None
+        refused = self.claims.admit(holder, request.method, tab_id)
+        if refused is not None:
+            front.channel.post(frames.error(request.id, refused.code, refused.message))
+            return
         global_id = f"{front.number}.{next(self._request_numbers)}"
         forwarded = request.replace(id=global_id)
         try:
             await self.extension.send(forwarded)
         except FrameTooLarge as exc:
+            self.claims.done(holder, request.method, tab_id)
             front.channel.post(frames.error(request.id, Code.FRAME_TOO_LARGE, f"request too large for the browser: {exc}"))
             return
         timeout = (request.timeout_ms or DEFAULT_TIMEOUT_MS) / 1000
         timer = asyncio.get_running_loop().call_later(timeout, self._expire, global_id)
-        self.pending[global_id] = Pending(front, request.id, timer, self._shape(request))
+        self.pending[global_id] = Pending(front, request.id, timer, self._shape(front, request),
+                                          (holder, request.method, tab_id))
         front.in_flight[request.id] = global_id
 
-    def _shape(self, request: frames.Request) -> Callable[[dict], dict] | None:
-        """How the extension's answer to ``request`` must change on its way through: a request's detail is
-        redacted here, as every telemetry report is, so that no secret leaves the host."""
-        if request.method != Method.NETWORK_DETAIL.value:
-            return None
-        from .telemetry import network_detail
+    def _shape(self, front: FrontConnection, request: frames.Request) -> Callable[[dict], dict] | None:
+        """How the extension's answer to ``request`` must change on its way through, or what the host learns
+        from it: a request's detail is redacted here, as every telemetry report is, so that no secret leaves the
+        host; a tab opened is its session's; the tab list shows who owns and holds each tab."""
+        if request.method == Method.NETWORK_DETAIL.value:
+            from .telemetry import network_detail
 
-        return functools.partial(network_detail, max_body_chars=request.params.get("max_body_chars"))
+            return functools.partial(network_detail, max_body_chars=request.params.get("max_body_chars"))
+        if request.method == Method.TAB_OPEN.value:
+            return functools.partial(self._opened, _holder(front))
+        if request.method == Method.TAB_CLOSE.value:
+            return self._closed
+        if request.method == Method.TABS_LIST.value:
+            return functools.partial(self._claims_shown, front.session)
+        return None
+
+    def _opened(self, holder: Holder, result: dict) -> dict:
+        if isinstance(result.get("tab_id"), int):
+            self.claims.opened(holder, result["tab_id"])
+        return result
+
+    def _closed(self, result: dict) -> dict:
+        if isinstance(result.get("closed"), int):
+            self.claims.gone({result["closed"]})
+        return result
+
+    def _claims_shown(self, asking: str, result: dict) -> dict:
+        tabs = result.get("tabs")
+        if not isinstance(tabs, list):
+            return result
+        listed = {tab.get("id") for tab in tabs if isinstance(tab, dict)}
+        self.claims.gone(set(self.claims.owners) - listed | set(self.claims.leases) - listed)
+        return {**result, "tabs": [{**tab, **self.claims.describe(tab["id"], asking)}
+                                   if isinstance(tab, dict) and isinstance(tab.get("id"), int) else tab
+                                   for tab in tabs]}
 
     # -- methods the host answers itself -----------------------------------
 
-    def _status(self, params: dict) -> dict:
+    def _status(self, front: FrontConnection, params: dict) -> dict:
         status = self.hello().wire()
         status["fronts"] = len(self.fronts)
         status["telemetry"] = {"tabs": len(self.telemetry.tabs), "dropped": self.telemetry.dropped}
@@ -395,33 +456,59 @@ class Host:
         }
         return status
 
-    def _query_telemetry(self, params: dict) -> dict:
+    def _query_telemetry(self, front: FrontConnection, params: dict) -> dict:
         from .telemetry import TelemetryQuery
 
         query = TelemetryQuery.model_validate(params)
         return self.telemetry.query(query.what, query.tab_id, query.url, query.since, query.limit, query.requests)
 
-    def _query_picks(self, params: dict) -> dict:
+    def _query_picks(self, front: FrontConnection, params: dict) -> dict:
         from .picks import PicksQuery
 
         query = PicksQuery.model_validate(params)
         return self.picks.query(query.since, query.limit)
 
-    def _ci_result(self, params: dict) -> dict:
+    def _ci_result(self, front: FrontConnection, params: dict) -> dict:
         return {"alert": self.telemetry.ci_result(params).wire(), "fronts": len(self.fronts)}
+
+    def _claim(self, front: FrontConnection, params: dict) -> dict:
+        """tabs.claim: release a tab the session owns, take one over, or say whether its tabs outlive it."""
+        claim = ClaimRequest.checked(params)
+        holder = _holder(front)
+        if claim.action == "on_end":
+            self._close_on_end[holder.session] = claim.on_end == "close"
+            return {"on_end": claim.on_end}
+        if claim.action == "release":
+            refused = self.claims.release(holder, claim.tab_id)
+            if refused is not None:
+                raise ValueError(refused.message)
+            return {"released": claim.tab_id}
+        before = self.claims.take_over(holder, claim.tab_id)
+        if before is not None:
+            taken = frames.Event(event="tab_taken", data={"tab_id": claim.tab_id, "by": holder.wire()})
+            for other in self.fronts:
+                if other.session == before.session:
+                    other.channel.post(taken)
+        return {"taken_over": claim.tab_id, "from": before.wire() if before else None}
 
     _own_methods = {
         Method.HOST_STATUS.value: _status,
         Method.TELEMETRY_QUERY.value: _query_telemetry,
         Method.HOST_CI_RESULT.value: _ci_result,
         Method.PICKS_QUERY.value: _query_picks,
+        Method.TABS_CLAIM.value: _claim,
     }
+
+    def _let_go(self, pending: Pending) -> None:
+        if pending.claim is not None:
+            self.claims.done(*pending.claim)
 
     def _expire(self, global_id: str) -> None:
         pending = self.pending.pop(global_id, None)
         if pending is None:
             return
         pending.front.in_flight.pop(pending.local_id, None)
+        self._let_go(pending)
         pending.front.channel.post(
             frames.error(pending.local_id, Code.TIMEOUT, "the browser did not answer in time; the request was cancelled")
         )
@@ -433,6 +520,7 @@ class Host:
         if pending is None:
             return
         pending.timer.cancel()
+        self._let_go(pending)
         self.cancels_sent += 1
         self._cancelled[global_id] = None
         if len(self._cancelled) > MAX_CANCELLED:
@@ -469,3 +557,7 @@ class Host:
             os.kill(browser, signal.SIGTERM)
         except ProcessLookupError:
             pass
+
+
+def _holder(front: FrontConnection) -> Holder:
+    return Holder(front.session, front.client)

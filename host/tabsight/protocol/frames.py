@@ -172,7 +172,8 @@ def _kind(name: str) -> tuple[Check, str]:
 class Hello(Record):
     """Each side's first frame. From the extension: ``browser``, ``profile_id``, ``browser_run``, and
     ``last_active`` (when the user last used the browser, unix seconds; now if one of its windows has the
-    focus), which the host passes on to fronts. From a front: ``session``. From the host: ``host_id``,
+    focus), which the host passes on to fronts. From a front: ``session``, and ``client`` (the MCP client's
+    name, which the tabs it owns show). From the host: ``host_id``,
     ``pid``, ``embedded``, ``extension``, ``channel`` (stable, beta, dev, canary, nightly, snapshot, when the
     browser's executable tells), ``user_data_dir``, ``profile_dir`` and ``profile_name`` (the name its profile
     menu shows)."""
@@ -187,6 +188,7 @@ class Hello(Record):
         "browser_run": (optional(text()), None),
         "last_active": (optional(number), None),
         "session": (optional(text()), None),
+        "client": (optional(text()), None),
         "host_id": (optional(text()), None),
         "pid": (optional(integer()), None),
         "embedded": (optional(text()), None),

@@ -38,10 +38,12 @@ class Method(str, Enum):
     TELEMETRY_QUERY = "telemetry.query"
     HOST_CI_RESULT = "host.ci_result"
     PICKS_QUERY = "picks.query"
+    TABS_CLAIM = "tabs.claim"
 
     def __str__(self) -> str:
         return self.value
 
 
-HOST = frozenset({Method.HOST_STATUS, Method.TELEMETRY_QUERY, Method.HOST_CI_RESULT, Method.PICKS_QUERY})
+HOST = frozenset({Method.HOST_STATUS, Method.TELEMETRY_QUERY, Method.HOST_CI_RESULT, Method.PICKS_QUERY,
+                  Method.TABS_CLAIM})
 EXTENSION = frozenset(Method) - HOST

@@ -59,6 +59,8 @@ def build_server(session: Session, early: Early | None = None) -> Server:
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         pusher.client = ctx.session  # where streamed alerts go from now on
+        if not session.browsers.client_name:
+            session.browsers.client_name = _client_name(ctx.session.client_params)
         # notifications/progress while it runs, each second, saying what it does (progress.py);
         # the SDK sends them only to a caller that asked (a progressToken)
         call = functools.partial(dispatch.call, session, params.name, params.arguments)
@@ -114,6 +116,14 @@ def build_server(session: Session, early: Early | None = None) -> Server:
             on_subscriptions_listen=pusher.listen,
             on_set_logging_level=set_logging_level,
         )
+
+
+def _client_name(client_params: types.InitializeRequestParams | None) -> str:
+    """The MCP client's name as its tabs show it (a tab group's title, observe tabs' owners): its title if it
+    gave one, else its name; short, one line."""
+    info = client_params.client_info if client_params is not None else None
+    name = (info.title or info.name) if info is not None else ""
+    return " ".join(name.split())[:40]
 
 
 #: how long closing the session may take once serving ends: the link to the browser closes at once, and an

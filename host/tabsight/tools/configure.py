@@ -26,20 +26,25 @@ class CaptureSettingsParams(Params):
 
 
 class ConfigureParams(Params):
-    action: Literal["track", "capture", "streaming", "dialogs", "answers", "debugger", "emulate"] = Field(
+    action: Literal[
+        "track", "capture", "streaming", "dialogs", "answers", "debugger", "emulate", "tabs", "take_over", "release",
+    ] = Field(
         description="track: choose the tab (and browser) this session works on. capture: screenshots that come "
         "by themselves (settings.screenshot_mode). streaming: push alerts to this session as they happen (MCP "
         "notifications), within a throttle; the answer says whether they reach this client. dialogs: how "
         "alert/confirm/prompt dialogs on the tabs this session acts on are answered (dialog_policy). answers: how much text one answer may carry (max_answer_chars). debugger: after the user clicked Cancel "
         "on the browser's debugging bar (calls then fail with debugger_canceled), and only once they agreed, lets "
         "tabsight attach again. emulate: a device's viewport, a colour scheme, a slow or no network on a tab "
-        "(emulation), until reset, the tab closes or the last MCP session ends; observe({what:'page'}) shows it."
+        "(emulation), until reset, the tab closes or the last MCP session ends; observe({what:'page'}) shows it. "
+        "tabs: how this session shares the browser (on_busy, on_end). take_over: make another session's tab "
+        "(tab_id) this session's, to act on it (its owner is told; only when you must). release: hand a tab this "
+        "session opened (tab_id) back, for any session to act on."
     )
     settings: CaptureSettingsParams | None = Field(default=None, description="capture: the settings.")
     tab_id: int | None = Field(
         default=None,
         description="track: the tab, as listed by observe({what:'tabs'}). emulate: the tab (default: the tracked "
-        "one); a tab of the user's own browser needs it, with emulation.on_user_tab.",
+        "one); a tab of the user's own browser needs it, with emulation.on_user_tab. take_over, release: the tab.",
     )
     browser: str | None = Field(
         default=None,
@@ -70,6 +75,16 @@ class ConfigureParams(Params):
         description="emulate: what to change; aspects not given stay as they are. The embedded browser's tabs "
         "only, unless tab_id names a tab of the user's and on_user_tab is true.",
     )
+    on_busy: Literal["fail", "wait"] | None = Field(
+        default=None,
+        description="tabs: what a call on a tab another session is acting on does: fail at once (tab_busy, the "
+        "default; the answer names who and until when) or wait, up to 60 s, for that session's lease to end.",
+    )
+    on_end: Literal["close", "keep"] | None = Field(
+        default=None,
+        description="tabs: what becomes of the tabs this session opened when it ends: close (the default; a tab "
+        "the user has switched to since stays) or keep.",
+    )
     dialog_policy: Literal["accept", "dismiss", "report"] | None = Field(
         default=None,
         description="dialogs: accept (the default: OK, a prompt's default text), dismiss (Cancel), or report (left "
@@ -79,8 +94,13 @@ class ConfigureParams(Params):
 
     @model_validator(mode="after")
     def _needs(self) -> ConfigureParams:
-        if self.action == "track" and self.tab_id is None:
-            raise ValueError("action 'track' needs 'tab_id'")
+        if self.action in ("track", "take_over", "release") and self.tab_id is None:
+            raise ValueError(f"action '{self.action}' needs 'tab_id' (observe({{what:'tabs'}}) lists them)")
+        if self.action == "tabs" and self.on_busy is None and self.on_end is None:
+            raise ValueError("action 'tabs' needs 'on_busy' (fail or wait) or 'on_end' (close or keep)")
+        for name in ("on_busy", "on_end"):
+            if getattr(self, name) is not None and self.action != "tabs":
+                raise ValueError(f"'{name}' is for action 'tabs' only, not '{self.action}'")
         if self.action == "capture" and self.settings is None:
             raise ValueError("action 'capture' needs 'settings', e.g. {screenshot_mode: 'on'}")
         if self.action == "answers" and self.max_answer_chars is None:
@@ -109,11 +129,24 @@ async def configure(session: Session, params: ConfigureParams, response: Respons
         response.result = await (await session.browsers.client()).allow_debugger()
     elif params.action == "emulate":
         response.result = {"emulate": await emulate(session, params.emulation, params.tab_id)}
+    elif params.action == "tabs":
+        response.result = {"tabs": await _tabs(session, params)}
+    elif params.action in ("take_over", "release"):
+        response.result = await session.browsers.claim(params.action, params.tab_id)
     elif params.action == "capture":
         note = session.autoshots.configure(CaptureSettings(**params.settings.model_dump()))
         response.result = {"capture": session.autoshots.status(), **({"note": note} if note else {})}
     else:
         response.result = {"tracked": await session.browsers.track_tab(params.tab_id, params.browser)}
+
+
+async def _tabs(session: Session, params: ConfigureParams) -> dict:
+    """How this session shares the browser: ``on_busy`` is the front's to apply, ``on_end`` the host's."""
+    if params.on_busy is not None:
+        session.browsers.on_busy = params.on_busy
+    if params.on_end is not None:
+        await session.browsers.tabs_on_end(params.on_end)
+    return {"on_busy": session.browsers.on_busy, **({"on_end": params.on_end} if params.on_end else {})}
 
 
 async def _streaming(session: Session, params: ConfigureParams) -> dict:
@@ -145,7 +178,9 @@ TOOL = Tool(
     "disables or reports pushed alert notifications; action=dialogs sets how page dialogs are answered; action=answers sets how "
     "much text an answer may carry; action=debugger, once the user agreed, lets tabsight attach again after they "
     "cancelled its debugging bar; action=emulate puts a tab in a device's viewport, a colour scheme or a slow or "
-    "no network (the embedded browser's tabs; a user's tab only when named with on_user_tab).",
+    "no network (the embedded browser's tabs; a user's tab only when named with on_user_tab); action=tabs sets how "
+    "this session shares the browser with other agents' sessions; action=take_over / release moves a tab between "
+    "sessions (observe({what:'tabs'}) shows each tab's owner and lease).",
     params=ConfigureParams,
     handler=configure,
 )
