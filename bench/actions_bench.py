@@ -29,22 +29,12 @@ from typing import Any
 import anyio
 from common import CHROMIUM, Failed, percentile, tabsight_server, workspace
 from harness.servers import serve_folder
+from test_fill import SIGNUP as FORM
 from harness.calls import payload, script
 from mcp import Client
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
 
-FORM = [
-    {"selector": "#name", "value": "Ada Lovelace"},
-    {"selector": "#email", "value": "ada@example.org"},
-    {"selector": "#about", "value": "Wrote the first program."},
-    {"selector": "#birthday", "value": "1815-12-10"},
-    {"selector": "#plan", "value": "Pro"},
-    {"selector": "#news", "value": True},
-    {"selector": "#terms", "value": False},
-    {"selector": "#size-l", "value": True},
-    {"selector": "#dark", "value": True},
-]
 
 
 @dataclass

@@ -4,7 +4,7 @@ import { send, withDebuggerIfAllowed } from './cdp.js';
 import { leavingPage } from './dialogs.js';
 import { Code, TabsightError } from './errors.js';
 import { ownedWindowIds } from './owned.js';
-import { enumParam, intParam, optionalStringParam, tabIdParam, urlParam } from './params.js';
+import { boolParam, enumParam, intParam, optionalStringParam, tabIdParam, urlParam } from './params.js';
 import { tabUrl } from './restricted.js';
 
 const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
@@ -125,16 +125,20 @@ export async function openTab(params, signal) {
   const url = params.url === undefined ? null : urlParam(params, 'url');
   const timeoutMs = intParam(params, 'timeout_ms', 1, MAX_NAVIGATION_TIMEOUT_MS, DEFAULT_NAVIGATION_TIMEOUT_MS);
   const group = optionalStringParam(params, 'group');
+  // shown at once only where nobody's focus is taken: a session's own tab in tabsight's headed browser
+  const active = boolParam(params, 'active', false);
   const opener = openerId === null ? null : await chrome.tabs.get(openerId);
   // beside its opener, or else in the normal window the user used last (not a popup, which takes no tabs)
   const place = opener && !ownedWindowIds.has(opener.windowId) ? { windowId: opener.windowId, index: opener.index + 1 }
     : await lastNormalWindow();
-  let tab;
-  try {
-    tab = await chrome.tabs.create({ url: 'about:blank', active: false, ...place });
-    if (group) await intoGroup(tab, group);
-  } catch {
-    // no normal window to put it in (the user closed them all): one of its own, unfocused
+  let tab = null;
+  if (!boolParam(params, 'window', false)) {
+    tab = await chrome.tabs.create({ url: 'about:blank', active, ...place }).catch(() => null);
+    if (tab && group) await intoGroup(tab, group);
+  }
+  if (tab === null) {
+    // asked for (tabsight's headless browser: a session's tab is the front tab of a window of its own, which
+    // is drawn, as a background tab is not), or no normal window to put it in (the user closed them all)
     const window = await chrome.windows.create({ url: 'about:blank', focused: false, type: 'normal' });
     tab = window.tabs[0];
   }

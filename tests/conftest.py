@@ -84,6 +84,9 @@ class Keeper:
         self._thread.start()
         future = asyncio.run_coroutine_threadsafe(self.browsers.client(), self.loop)
         self.client = future.result(60)
+        # its tab, kept: the browser's focused tab moves to the window an MCP session opens for itself
+        self.tab = self.call(self.browsers.tab())[1]
+        self.call(self.browsers.track_tab(self.tab))
 
     def call(self, coro, timeout: float = 30):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)

@@ -28,18 +28,22 @@ async def form(browser, site):
         yield client
 
 
+#: fill.html's whole form, every kind of field (bench/actions_bench.py fills it too)
+SIGNUP = [
+    {"selector": "#name", "value": "Ada Lovelace"},
+    {"selector": "#email", "value": "ada@example.org"},
+    {"selector": "#about", "value": "Wrote the first program.\nLikes engines."},
+    {"selector": "#birthday", "value": "1815-12-10"},
+    {"selector": "#plan", "value": "Pro"},
+    {"selector": "#news", "value": True},
+    {"selector": "#terms", "value": False},
+    {"selector": "#size-l", "value": True},
+    {"selector": "#dark", "value": True},
+]
+
+
 async def test_a_whole_form_in_one_call(form):
-    fields = [
-        {"selector": "#name", "value": "Ada Lovelace"},
-        {"selector": "#email", "value": "ada@example.org"},
-        {"selector": "#about", "value": "Wrote the first program.\nLikes engines."},
-        {"selector": "#birthday", "value": "1815-12-10"},
-        {"selector": "#plan", "value": "Pro"},
-        {"selector": "#news", "value": True},
-        {"selector": "#terms", "value": False},
-        {"selector": "#size-l", "value": True},
-        {"selector": "#dark", "value": True},
-    ]
+    fields = SIGNUP
     answer = payload(await form.call_tool("interact", {"action": "fill", "fields": fields}))
     assert [item["field"] for item in answer["fields"]] == [field["selector"] for field in fields]
     values = {item["field"]: item["value"] for item in answer["fields"]}

@@ -36,7 +36,7 @@ def near(found, expected, tolerance=30) -> bool:
 @pytest.fixture
 def tab(browser, site):
     """The keeper's focused tab, on the toggle page."""
-    tab_id = browser.call(browser.client.tabs())["focused_tab_id"]
+    tab_id = browser.tab
     browser.call(browser.client.navigate(tab_id, site.url("/frames-toggle.html")))
     return tab_id
 
@@ -93,7 +93,7 @@ def test_a_fresh_webp_is_taken_as_a_jpeg_and_the_host_encodes_the_webp(browser, 
 
 
 def test_a_change_the_page_makes_by_itself_shows_in_the_next_screenshot(browser, site):
-    tab_id = browser.call(browser.client.tabs())["focused_tab_id"]
+    tab_id = browser.tab
     browser.call(browser.client.navigate(tab_id, site.url("/frames-toggle.html?later=1500")))
     started = time.monotonic()
     before = shots(browser, tab_id, 3, pause=0.1)
@@ -105,7 +105,7 @@ def test_a_change_the_page_makes_by_itself_shows_in_the_next_screenshot(browser,
 
 
 def test_an_animating_page_is_captured_afresh(browser, site):
-    tab_id = browser.call(browser.client.tabs())["focused_tab_id"]
+    tab_id = browser.tab
     browser.call(browser.client.navigate(tab_id, site.url("/frames-animated.html")))
     taken = shots(browser, tab_id, 6, pause=0.4)
     assert "frame" not in [shot.method for shot in taken[-3:]], [shot.method for shot in taken]

@@ -39,9 +39,8 @@ async def test_back_forward_and_reload_wait_for_the_page(browser, site):
 
 
 async def users_tab(browser, client) -> None:
-    """The session works on the embedded browser's focused tab, as on a user's tab (it has one of its own there)."""
-    focused = browser.call(browser.client.tabs())["focused_tab_id"]
-    payload(await client.call_tool("configure", {"action": "track", "tab_id": focused}))
+    """The session works on the keeper's tab, as on a user's tab (it has one of its own in the embedded browser)."""
+    payload(await client.call_tool("configure", {"action": "track", "tab_id": browser.tab}))
 
 
 async def test_open_tab_in_the_background_then_close_it(browser, site):

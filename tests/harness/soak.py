@@ -2,8 +2,9 @@
 
 Each client is the official SDK client driving its own `tabsight mcp`; all
 share one embedded headless Chromium in a private runtime folder. A client
-opens a window of its own on the soak page (as an agent would: CDP
-`Target.createTarget` through `interact execute`, then `configure track`)
+loads the soak page in the tab its session works in (on the embedded
+browser, a tab of its own in a window of its own), finds it again after a
+fault and tracks it (`configure track`)
 and then makes calls drawn from MIX until the run's count is spent:
 observe, telemetry, screenshots with and without `url` (cookies included),
 annotated screenshots, interactions by label and selector, and `execute`
@@ -543,9 +544,8 @@ class Agent:
             return False
         tabs = [tab for browser in answer_json(listing)["browsers"] for tab in browser["tabs"]]
         mine = next((tab for tab in tabs if tab["url"].split("#")[0] == self.page), None)
-        if mine is None:
-            opened = await self.soak.call(self, "setup", "interact", {"action": "execute", "cdp": [
-                {"method": "Target.createTarget", "params": {"url": self.page, "newWindow": True}}]})
+        if mine is None:  # the session's own tab (on the embedded browser, each has one) goes to the page
+            opened = await self.soak.call(self, "setup", "interact", {"action": "navigate", "url": self.page})
             return False if opened is None else await self.step_setup()
         tracked = await self.soak.call(self, "setup", "configure", {"action": "track", "tab_id": mine["id"]})
         if tracked is None:

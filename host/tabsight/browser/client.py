@@ -168,10 +168,16 @@ class BrowserClient:
 
     async def open_tab(
         self, opener_tab_id: int | None, url: str | None, timeout_ms: int = 30_000, group: str | None = None,
+        active: bool = False, window: bool = False,
     ) -> dict[str, Any]:
-        """A new background tab beside ``opener_tab_id``, loading ``url`` if given, in the tab group titled
-        ``group`` (made if the window has none): ``{tab_id, url, title, status}``. The session owns it."""
+        """A new background tab (``active``: the one its window shows) beside ``opener_tab_id``, loading ``url``
+        if given, in the tab group titled ``group`` (made if the window has none); with ``window``, the tab of a
+        new unfocused window instead: ``{tab_id, url, title, status}``. The session owns it."""
         request: dict[str, Any] = {"timeout_ms": timeout_ms}
+        if active:
+            request["active"] = True
+        if window:
+            request["window"] = True
         if group:
             request["group"] = group
         if opener_tab_id is not None:

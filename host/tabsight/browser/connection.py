@@ -143,6 +143,8 @@ class BrowserConnection:
         #: why the session changed browsers, for the note of the next call on the tracked tab
         self._moved_note: str | None = None
         self._lock = asyncio.Lock()
+        #: held while the session opens its own tab on the embedded browser (``tab``)
+        self._own_tab_lock = asyncio.Lock()
         #: gets the events (alerts) of the session's browser, whichever it is
         self.on_event: Callable[[str, dict[str, Any]], None] | None = None
 
@@ -315,8 +317,14 @@ class BrowserConnection:
         if tracked and tracked.chosen and same_run:
             return client, await self._with_policy(client, tracked.tab_id)
         if client.hello.embedded is not None and self.own_tab:
-            # tabsight's own browser has no user to follow: each session works in a tab of its own
-            focused = (await self._open_own_tab(client, None, None))["tab_id"]
+            # tabsight's own browser has no user to follow: each session works in a tab of its own, one that is
+            # drawn (a background tab's page paints no frame): in a headless one, the tab of a window of its own;
+            # in a headed one, the tab in front (whoever watches sees the agent's work)
+            async with self._own_tab_lock:  # the session's calls at once open one tab, not one each
+                if self.tracked is not tracked:
+                    return await self.tab(acting=acting)
+                headed = self._launched_headed()
+                focused = (await self._open_own_tab(client, None, None, active=headed, window=not headed))["tab_id"]
             now = f"a tab of its own ({focused})"
         else:
             focused = await self._focused_tab(client)
@@ -429,15 +437,21 @@ class BrowserConnection:
         client, opener = await self.tab()
         return await self._open_own_tab(client, opener, url, timeout_ms)
 
+    def _launched_headed(self) -> bool:
+        return (self.mode or browser_mode()) == "headed"
+
     async def _open_own_tab(
         self, client: BrowserClient, opener: int | None, url: str | None, timeout_ms: int = 30_000,
+        active: bool = False, window: bool = False,
     ) -> dict[str, Any]:
         """A tab of this session's (the host records it as the session's: other sessions may observe it, not act
         there), in a tab group named after the MCP client; tracked from now on."""
         # grouped for the user to see whose it is (tabsight's own browser has no user to show it to)
         group = None if client.hello.embedded is not None else self.client_name or "tabsight"
-        opened = await client.open_tab(opener, url, timeout_ms, group=group)
+        opened = await client.open_tab(opener, url, timeout_ms, group=group, active=active, window=window)
         link = client.transport
+        if window:  # the viewport the embedded browser's tabs have
+            await client.set_viewport(opened["tab_id"], **EMBEDDED_VIEWPORT)
         if self.tracked is not None:
             self._before_open[opened["tab_id"]] = dataclasses.replace(self.tracked, chosen=True)
         self.tracked = TrackedTab(link.profile_id, opened["tab_id"], _browser_run(link), chosen=True)
