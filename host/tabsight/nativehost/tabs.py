@@ -105,8 +105,8 @@ class TabClaims:
         if owner is not None:
             if owner.session == holder.session:
                 return None
-            return Refusal(Code.TAB_OWNED, f"Tab {tab_id} belongs to {owner.named}, which opened it: observe it "
-                           "freely, but acting on it is for its owner alone")
+            return Refusal(Code.TAB_OWNED, f"Tab {tab_id} belongs to {owner.named} (it opened the tab, or took it "
+                           "over): observe it freely, but acting on it is for its owner alone")
         lease = self.leases.get(tab_id)
         now = self.clock()
         if lease is not None and lease.holder.session != holder.session and (lease.running or lease.until > now):
