@@ -455,7 +455,7 @@ class BrowserConnection:
         if self.tracked is not None:
             self._before_open[opened["tab_id"]] = dataclasses.replace(self.tracked, chosen=True)
         self.tracked = TrackedTab(link.profile_id, opened["tab_id"], _browser_run(link), chosen=True)
-        self._opened.add((link.profile_id, _browser_run(link), opened["tab_id"]))
+        self._opened.add(_run_tab(link, opened["tab_id"]))
         return opened
 
     async def claim(self, action: Literal["release", "take_over"], tab_id: int) -> dict[str, Any]:
@@ -463,11 +463,10 @@ class BrowserConnection:
         then on; its owner is told). ``{released}`` or ``{taken_over, from}``."""
         client = await self.client()
         result = await client.claim(action, tab_id)
-        key = (client.transport.profile_id, _browser_run(client.transport), tab_id)
         if action == "release":
-            self._opened.discard(key)
+            self._opened.discard(_run_tab(client.transport, tab_id))
         else:
-            self._opened.add(key)
+            self._opened.add(_run_tab(client.transport, tab_id))
         return result
 
     async def tabs_on_end(self, on_end: Literal["close", "keep"]) -> None:
@@ -476,15 +475,13 @@ class BrowserConnection:
 
     def opened(self, client: BrowserClient, tab_id: int) -> bool:
         """Whether this session opened ``tab_id`` in ``client``'s browser (open_tab), in this run of it."""
-        link = client.transport
-        return (link.profile_id, _browser_run(link), tab_id) in self._opened
+        return _run_tab(client.transport, tab_id) in self._opened
 
     async def close_tab(self, tab_id: int | None) -> dict[str, Any]:
         """Close ``tab_id``, or else the tracked tab if this session opened it (the user's own tabs close only
-        when named); when it was the tracked one, the session follows the browser's focused tab again.
-        ``{closed, url, title}``."""
+        when named); when it was the tracked one, the session goes back to the tab it tracked before opening it,
+        if that is still open, else takes a tab as a new session would. ``{closed, url, title}``."""
         client, tracked = await self.tab()
-        link = client.transport
         if tab_id is None:
             if not self.opened(client, tracked):
                 raise ToolError(
@@ -493,7 +490,7 @@ class BrowserConnection:
                 )
             tab_id = tracked
         closed = await client.close_tab(tab_id)
-        self._opened.discard((link.profile_id, _browser_run(link), tab_id))
+        self._opened.discard(_run_tab(client.transport, tab_id))
         if tab_id == tracked:
             # back to the tab it worked on before it opened this one, if still open; else as a new session would
             before = self._before_open.pop(tab_id, None)
@@ -537,7 +534,7 @@ class BrowserConnection:
         if event == "tab_taken":
             link = self._link
             if link is not None:
-                self._opened.discard((link.profile_id, _browser_run(link), data.get("tab_id")))
+                self._opened.discard(_run_tab(link, data.get("tab_id")))
             by = data.get("by") or {}
             self.notes.append(
                 f"Tab {data.get('tab_id')} was taken over by {by.get('client', 'another MCP client')} (session "
@@ -603,6 +600,11 @@ def _versions_match(link: HostLink) -> bool:
     except BrowserError:
         return False
     return True
+
+
+def _run_tab(transport: Transport, tab_id: int) -> tuple[str, str, int]:
+    """A tab as ``_opened`` names it: tab ids hold within one run of one browser profile."""
+    return transport.profile_id, _browser_run(transport), tab_id
 
 
 def _browser_run(transport: Transport) -> str:
