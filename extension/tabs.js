@@ -47,15 +47,20 @@ async function debuggedTabIds() {
   return new Set(targets.filter((t) => t.attached && t.tabId !== undefined).map((t) => t.tabId));
 }
 
-// The active tab of the normal window the user used last: popups and
-// DevTools windows are not where they are looking at a page.
-async function getFocusedTabId() {
+// The normal window the user used last (with its tabs, `populate`), or null
+// when none is open: popups and DevTools windows are not where they are
+// looking at a page, and a popup takes no tabs.
+async function lastNormalWindow(populate = false) {
   try {
-    const window = await chrome.windows.getLastFocused({ populate: true, windowTypes: ['normal'] });
-    return window.tabs?.find((tab) => tab.active)?.id ?? null;
+    return await chrome.windows.getLastFocused({ populate, windowTypes: ['normal'] });
   } catch {
-    return null; // no normal window open
+    return null;
   }
+}
+
+// The active tab of the normal window the user used last.
+async function getFocusedTabId() {
+  return (await lastNormalWindow(true))?.tabs?.find((tab) => tab.active)?.id ?? null;
 }
 
 export async function navigateTab(params, signal) {
@@ -118,8 +123,10 @@ export async function historyTab(params, signal) {
 }
 
 // A new tab in the background: in the window of `opener_tab_id` (the tab the
-// agent works on), right after it, never made active, so the user's focus and
-// tabs stay as they were. With a url, it is loaded as `tab.navigate` loads one.
+// agent works on), right after it, not made active (unless `active`, where no
+// user's tab is taken from them), so the user's focus and tabs stay as they
+// were; with `window`, the tab of a new unfocused window. With a url, it is
+// loaded as `tab.navigate` loads one.
 export async function openTab(params, signal) {
   const openerId = params.opener_tab_id === undefined ? null : tabIdParam(params, 'opener_tab_id');
   const url = params.url === undefined ? null : urlParam(params, 'url');
@@ -128,9 +135,11 @@ export async function openTab(params, signal) {
   // shown at once only where nobody's focus is taken: a session's own tab in tabsight's headed browser
   const active = boolParam(params, 'active', false);
   const opener = openerId === null ? null : await chrome.tabs.get(openerId);
-  // beside its opener, or else in the normal window the user used last (not a popup, which takes no tabs)
-  const place = opener && !ownedWindowIds.has(opener.windowId) ? { windowId: opener.windowId, index: opener.index + 1 }
-    : await lastNormalWindow();
+  // beside its opener, or else in the normal window the user used last (a capture's own window excepted)
+  const besideOpener = opener && !ownedWindowIds.has(opener.windowId);
+  const last = besideOpener ? null : await lastNormalWindow();
+  const place = besideOpener ? { windowId: opener.windowId, index: opener.index + 1 }
+    : last && !ownedWindowIds.has(last.id) ? { windowId: last.id } : {};
   let tab = null;
   if (!boolParam(params, 'window', false)) {
     tab = await chrome.tabs.create({ url: 'about:blank', active, ...place }).catch(() => null);
@@ -200,15 +209,6 @@ export async function endedSessionTabs({ tab_ids: tabIds, close }) {
   await forgetOpened(tabIds);
   for (const tabId of closing) {
     await closeTab({ tab_id: tabId }).catch(() => {}); // gone already, or the last tab
-  }
-}
-
-async function lastNormalWindow() {
-  try {
-    const window = await chrome.windows.getLastFocused({ windowTypes: ['normal'] });
-    return ownedWindowIds.has(window.id) ? {} : { windowId: window.id };
-  } catch {
-    return {}; // none open
   }
 }
 
