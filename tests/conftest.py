@@ -185,6 +185,6 @@ async def headed_client(desktop, tmp_path, url: str):
     others = set(desktop.browser_windows())
     async with mcp_client(env) as client:
         payload(await client.call_tool("interact", {"action": "navigate", "url": url}))
-        (window,) = set(desktop.browser_windows()) - others
+        window = desktop.new_browser_window(others)
         desktop.activate(window)
         yield client, window

@@ -84,6 +84,13 @@ class Desktop:
         found = self._x("xdotool", "search", "--class", "chromium").stdout.split()
         return [int(window) for window in found if self.window_state(int(window)) is not None]
 
+    def new_browser_window(self, others: set[int], timeout: float = 10) -> int:
+        """The one browser window that is not among ``others``, once the window manager lists it (a window
+        is mapped a moment after the browser answers its first call)."""
+        _until(lambda: len(set(self.browser_windows()) - others) == 1, "the browser's window to be mapped", timeout)
+        (window,) = set(self.browser_windows()) - others
+        return window
+
     def minimize(self, window: int) -> None:
         self._x("xdotool", "windowminimize", str(window))
         _until(lambda: self.window_state(window) == "Iconic", "the window to be minimized")
