@@ -87,8 +87,16 @@ class Desktop:
     def new_browser_window(self, others: set[int], timeout: float = 10) -> int:
         """The one browser window that is not among ``others``, once the window manager lists it (a window
         is mapped a moment after the browser answers its first call)."""
-        _until(lambda: len(set(self.browser_windows()) - others) == 1, "the browser's window to be mapped", timeout)
-        (window,) = set(self.browser_windows()) - others
+        seen: set[int] = set()
+
+        def one_new() -> bool:
+            # a window's state reads at times as none for a moment: the window is the one seen, not read again
+            seen.clear()
+            seen.update(set(self.browser_windows()) - others)
+            return len(seen) == 1
+
+        _until(one_new, "the browser's window to be mapped", timeout)
+        (window,) = seen
         return window
 
     def minimize(self, window: int) -> None:
