@@ -112,3 +112,13 @@ async def test_history_and_tab_arguments_are_checked(browser):
         ):
             message = refusal(await client.call_tool("interact", arguments))
             assert words in message, message
+
+
+async def test_open_tab_that_times_out_says_so_in_the_agents_terms_and_leaves_no_tab(browser, site):
+    async with mcp_client() as client:
+        known = {tab["id"] for tab in await tabs(client)}
+        message = refusal(await client.call_tool(
+            "interact", {"action": "open_tab", "url": site.url("/slow?ms=4000"), "timeout": 1500}))
+        # the budget is the one asked for, blank tab included, and the tab is gone again
+        assert "Navigation timeout of 1500ms exceeded (the new tab was closed again)" in message, message
+        assert {tab["id"] for tab in await tabs(client)} == known
