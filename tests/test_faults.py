@@ -13,7 +13,7 @@ import anyio
 import pytest
 
 from conftest import front_env, mcp_client
-from harness.calls import notes
+from harness.calls import notes, payload, refusal
 from harness.usersbrowser import UsersBrowser
 from harness.processes import alive, host_pids, parent, wait_until
 from tabsight.browser.connection import BrowserConnection
@@ -53,6 +53,28 @@ async def test_host_killed_mid_request_errors_then_session_recovers(tmp_path, si
         assert not page.is_error, page.content[0].text
         assert json.loads(page.content[0].text)["url"].startswith(site.base)
         assert host_pids(runtime) and host not in host_pids(runtime)
+
+
+async def test_after_a_host_crash_an_agents_tabs_are_still_its_own(tmp_path, site):
+    async with on_a_browser_of_its_own(tmp_path, site.url("/index.html")) as (other, runtime, host):
+        async with mcp_client(front_env(TABSIGHT_RUNTIME_DIR=str(runtime))) as owner:
+            payload(await owner.call_tool("configure", {"action": "tabs", "on_end": "keep"}))
+            mine = payload(await owner.call_tool("interact", {"action": "open_tab", "url": site.url("/other.html")}))
+            os.kill(host, signal.SIGKILL)  # the claims die with the host; the extension starts a new one
+            restarted = lambda: any(pid != host for pid in host_pids(runtime))  # noqa: E731
+            assert await asyncio.to_thread(wait_until, restarted, 15)
+
+            # the owner's next call finds the new host and says again which tabs are its own ...
+            assert payload(await owner.call_tool("observe", {"what": "page"}))["url"] == site.url("/other.html")
+            # ... so the other session may observe the tab, not act there
+            payload(await other.call_tool("configure", {"action": "track", "tab_id": mine["tab_id"]}))
+            message = refusal(await other.call_tool("interact", {"action": "reload"}))
+            assert f"Tab {mine['tab_id']} belongs to " in message, message
+            assert payload(await owner.call_tool("interact", {"action": "reload"}))["url"] == site.url("/other.html")
+        # and its on_end 'keep' held too: the tab outlives the session, nobody's now
+        (listing,) = payload(await other.call_tool("observe", {"what": "tabs"}))["browsers"]
+        kept = {tab["id"]: tab for tab in listing["tabs"]}
+        assert mine["tab_id"] in kept and "owner" not in kept[mine["tab_id"]]
 
 
 async def test_closing_the_browser_stops_the_host_and_removes_its_socket(tmp_path, monkeypatch):

@@ -106,8 +106,21 @@ def test_closed_tabs_take_their_claims_with_them(claims):
     assert claims.owners == {} and claims.leases == {}
 
 
+def test_after_a_host_restart_a_session_gets_back_its_tabs_unless_another_claimed_them(claims):
+    # the new host knows nothing; beta was quicker to take tab 8 (it asked: take_over) than alpha to come back
+    claims.take_over(BETA, 8)
+    claims.admit(BETA, ACT, 9)  # and acts on 9, which alpha owned: a lease, not an ownership
+    claims.done(BETA, ACT, 9)
+    assert claims.reclaim(ALPHA, [7, 8, 9]) == [7, 9]
+    assert claims.owners == {7: ALPHA, 8: BETA, 9: ALPHA} and 9 not in claims.leases
+    assert claims.admit(BETA, ACT, 7).code == Code.TAB_OWNED
+    assert claims.reclaim(ALPHA, [7]) == [7]  # said twice, the same
+
+
 @pytest.mark.parametrize(("params", "expected"), [
-    ({"action": "steal", "tab_id": 1}, "'action' is 'steal'; allowed: release, take_over, on_end"),
+    ({"action": "steal", "tab_id": 1}, "'action' is 'steal'; allowed: release, take_over, on_end, reclaim"),
+    ({"action": "reclaim", "tab_ids": [1, "2"]}, "reclaim needs 'tab_ids', a list of integers"),
+    ({"action": "reclaim"}, "reclaim needs 'tab_ids', a list of integers"),
     ({"action": "release"}, "release needs 'tab_id', an integer"),
     ({"action": "take_over", "tab_id": True}, "take_over needs 'tab_id', an integer"),
     ({"action": "on_end", "on_end": "burn"}, "'on_end' is 'burn'; allowed: close, keep"),

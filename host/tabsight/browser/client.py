@@ -186,14 +186,18 @@ class BrowserClient:
             request["url"] = url
         return await self._ask(Method.TAB_OPEN, request, timeout_ms / 1000 + MARGIN)
 
-    async def claim(self, action: str, tab_id: int | None = None, on_end: str | None = None) -> dict[str, Any]:
-        """The host's tabs.claim: ``release`` or ``take_over`` ``tab_id``, or say what becomes of this session's
-        tabs when it ends (``on_end``: close or keep)."""
+    async def claim(
+        self, action: str, tab_id: int | None = None, on_end: str | None = None, tab_ids: list[int] | None = None,
+    ) -> dict[str, Any]:
+        """The host's tabs.claim: ``release`` or ``take_over`` ``tab_id``; say what becomes of this session's tabs
+        when it ends (``on_end``: close or keep); or ``reclaim`` its ``tab_ids`` from a restarted host."""
         request: dict[str, Any] = {"action": action}
         if tab_id is not None:
             request["tab_id"] = tab_id
         if on_end is not None:
             request["on_end"] = on_end
+        if tab_ids is not None:
+            request["tab_ids"] = tab_ids
         return await self._ask(Method.TABS_CLAIM, request, QUICK)
 
     async def close_tab(self, tab_id: int) -> dict[str, Any]:

@@ -122,6 +122,9 @@ class BrowserConnection:
         self.dialog_policy: DialogPolicy = "accept"
         #: what a call on a tab another session is using does (configure tabs)
         self.on_busy: OnBusy = "fail"
+        #: what becomes of this session's tabs when it ends (configure tabs; the host keeps it, and is told again
+        #: after a restart)
+        self.on_end: Literal["close", "keep"] = "close"
         #: (host socket, tab) -> the policy that tab was last given
         self._policies_given: dict[tuple[Path, int], str] = {}
         self._link: HostLink | None = None
@@ -180,7 +183,28 @@ class BrowserConnection:
                 self._fit_viewports(link)
             self._adopt(link)
             self._last_profile = link.profile_id
+            await self._restore_claims(link)
             return link
+
+    async def _restore_claims(self, link: HostLink) -> None:
+        """A new host of a browser this session has tabs in (the extension started it again after the last one
+        crashed): the claims died with the old host, so the session says again which tabs are its own, and what
+        becomes of them when it ends. A tab another session claimed meanwhile is theirs; the next answer says so."""
+        run = (link.profile_id, _browser_run(link))
+        mine = sorted(tab_id for profile, browser_run, tab_id in self._opened if (profile, browser_run) == run)
+        if not mine and self.on_end == "close":
+            return
+        client = BrowserClient(link)
+        if self.on_end != "close":
+            await client.claim("on_end", on_end=self.on_end)
+        if mine:
+            reclaimed = set((await client.claim("reclaim", tab_ids=mine))["reclaimed"])
+            for tab_id in set(mine) - reclaimed:
+                self._opened.discard((*run, tab_id))
+                self.notes.append(
+                    f"Tab {tab_id} was claimed by another MCP client while tabsight's host restarted: it is theirs "
+                    "now. Observe it freely; to act there again, take it back (configure take_over)."
+                )
 
     async def _move_to_a_user_browser(self) -> None:
         """On the embedded browser (no browser of the user's was connected): when one connects, work there.
@@ -472,6 +496,7 @@ class BrowserConnection:
     async def tabs_on_end(self, on_end: Literal["close", "keep"]) -> None:
         """Whether this session's tabs are closed when it ends (those the user has not used since), or kept."""
         await (await self.client()).claim("on_end", on_end=on_end)
+        self.on_end = on_end
 
     def opened(self, client: BrowserClient, tab_id: int) -> bool:
         """Whether this session opened ``tab_id`` in ``client``'s browser (open_tab), in this run of it."""

@@ -472,12 +472,15 @@ class Host:
         return {"alert": self.telemetry.ci_result(params).wire(), "fronts": len(self.fronts)}
 
     def _claim(self, front: FrontConnection, params: dict) -> dict:
-        """tabs.claim: release a tab the session owns, take one over, or say whether its tabs outlive it."""
+        """tabs.claim: release a tab the session owns, take one over, say whether its tabs outlive it, or (after a
+        host restart) say which tabs it owns."""
         claim = ClaimRequest.checked(params)
         holder = _holder(front)
         if claim.action == "on_end":
             self._close_on_end[holder.session] = claim.on_end == "close"
             return {"on_end": claim.on_end}
+        if claim.action == "reclaim":
+            return {"reclaimed": self.claims.reclaim(holder, list(claim.tab_ids))}
         if claim.action == "release":
             refused = self.claims.release(holder, claim.tab_id)
             if refused is not None:

@@ -146,6 +146,18 @@ class TabClaims:
             before = lease.holder
         return before if before is not None and before.session != holder.session else None
 
+    def reclaim(self, holder: Holder, tab_ids: list[int]) -> list[int]:
+        """After a host restart (claims do not outlive a host), a session says again which tabs it owns: each is
+        its own again unless another session owns it by now; those that are, in order."""
+        mine = []
+        for tab_id in tab_ids:
+            owner = self.owners.get(tab_id)
+            if owner is None or owner.session == holder.session:
+                self.owners[tab_id] = holder
+                self.leases.pop(tab_id, None)
+                mine.append(tab_id)
+        return mine
+
     def gone(self, tab_ids: set[int]) -> None:
         """These tabs are closed: their claims go with them."""
         for tab_id in tab_ids:
@@ -180,17 +192,19 @@ class TabClaims:
         return shown
 
 
-CLAIM_ACTIONS = ("release", "take_over", "on_end")
+CLAIM_ACTIONS = ("release", "take_over", "on_end", "reclaim")
 
 
 @dataclass(frozen=True)
 class ClaimRequest:
-    """A front's ``tabs.claim``: ``release`` or ``take_over`` a ``tab_id``, or ``on_end`` (``close`` or ``keep``:
-    what becomes of the session's tabs when it ends). Checked by hand: the host runs without pydantic."""
+    """A front's ``tabs.claim``: ``release`` or ``take_over`` a ``tab_id``; ``on_end`` (``close`` or ``keep``:
+    what becomes of the session's tabs when it ends); or ``reclaim`` the ``tab_ids`` it owned under a host that has
+    since restarted. Checked by hand: the host runs without pydantic."""
 
     action: str
     tab_id: int | None = None
     on_end: str | None = None
+    tab_ids: tuple[int, ...] = ()
 
     @classmethod
     def checked(cls, params: dict) -> ClaimRequest:
@@ -201,9 +215,18 @@ class ClaimRequest:
             if on_end not in ("close", "keep"):
                 raise ValueError(f"tabs.claim: 'on_end' is {on_end!r}; allowed: close, keep")
             return cls(action, on_end=on_end)
-        if not isinstance(tab_id, int) or isinstance(tab_id, bool):
+        if action == "reclaim":
+            tab_ids = params.get("tab_ids")
+            if not isinstance(tab_ids, list) or not all(_is_int(each) for each in tab_ids):
+                raise ValueError("tabs.claim: reclaim needs 'tab_ids', a list of integers")
+            return cls(action, tab_ids=tuple(tab_ids))
+        if not _is_int(tab_id):
             raise ValueError(f"tabs.claim: {action} needs 'tab_id', an integer")
         return cls(action, tab_id)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _clock_time(seconds: float) -> str:
