@@ -3,7 +3,10 @@
 Preference: a browser of the user's (most recently active first), then an
 embedded browser already running, then, with ``TABSIGHT_BROWSER`` ``auto``
 (default) or ``headed``, a new embedded one; with ``never``, an error that
-says how to connect a browser. A host that vanishes is looked for again on
+says how to connect a browser. With ``TABSIGHT_ISOLATED`` on, a session works
+in an embedded browser of its own instead, always (like Playwright MCP's
+``--isolated``): its own cookies, storage and cache, gone when it ends; other
+sessions neither use nor list that browser, and it lists no other. A host that vanishes is looked for again on
 the next call: for a few seconds the session waits for the same browser
 profile to come back (the extension reconnects by itself after a host crash)
 before it settles for another.
@@ -102,8 +105,11 @@ class BrowserConnection:
     def __init__(
         self, session: str, *, mode: BrowserMode | None = None, embedded_only: bool = False,
         linger: float | None = None, discover: Discover = connect_all, own_tab: bool = True,
+        isolated: bool | None = None,
     ) -> None:
         self.session = session
+        #: an embedded browser of its own, and no other (None: TABSIGHT_ISOLATED says, when a browser is needed)
+        self._isolated = isolated
         #: on tabsight's embedded browser, work in a tab of its own (an MCP session), or follow the focused tab as
         #: in the user's browser (an in-process client standing in for the user, as the tests' keeper does)
         self.own_tab = own_tab
@@ -159,7 +165,7 @@ class BrowserConnection:
 
     async def _current(self) -> HostLink:
         if self._link and self._link.alive:
-            if self._link.hello.embedded and not self.embedded_only:
+            if self._link.hello.embedded and not (self.embedded_only or self._link.hello.isolated):
                 await self._move_to_a_user_browser()
             return self._link
         async with self._lock:
@@ -238,7 +244,14 @@ class BrowserConnection:
             else:
                 self._moved_note = note  # the tracked tab's note says it (see ``tab``)
 
+    def isolated(self) -> bool:
+        if self._isolated is None:
+            self._isolated = embedded.isolated_mode()
+        return self._isolated
+
     async def _find(self) -> HostLink:
+        if self.isolated():
+            return await self._isolated_browser()
         deadline = self._lost_at + RECONNECT_GRACE
         left = deadline - time.monotonic()
         with phase("waiting for the browser to come back" if left > 0 else "looking for a browser",
@@ -262,8 +275,26 @@ class BrowserConnection:
         with phase("starting tabsight's embedded browser", bound=embedded.LAUNCH_TIMEOUT):
             return await self._launch(headless=mode != "headed")
 
+    async def _isolated_browser(self) -> HostLink:
+        """The embedded browser this session has to itself: the one it started (its host is waited for: after a
+        crash the extension starts another), else one started ahead for it, else a new one."""
+        mode = self.mode or browser_mode()
+        if mode == "never":
+            raise BrowserError(Code.BAD_CONFIG, "TABSIGHT_ISOLATED gives each session an embedded browser of its "
+                               "own, and TABSIGHT_BROWSER is never: set TABSIGHT_BROWSER to auto or headed, or "
+                               "unset TABSIGHT_ISOLATED.")
+        browser = self._launched
+        if browser is None or browser.process.poll() is not None:
+            with phase("starting tabsight's embedded browser", bound=embedded.LAUNCH_TIMEOUT):
+                browser = await asyncio.to_thread(embedded.isolated_browser, mode != "headed", linger=self.linger)
+            self._launched = browser
+        with phase("waiting for the browser", bound=embedded.LAUNCH_TIMEOUT):
+            return await self._wait_for_host(browser)
+
     def _choose(self, links: list[HostLink]) -> HostLink | None:
-        """Same profile as before, else the user's most recently active, else embedded."""
+        """Same profile as before, else the user's most recently active, else embedded (a session's isolated
+        browser is never another's)."""
+        links = [link for link in links if not link.hello.isolated]
         if not links:
             return None
         for link in links:
@@ -284,7 +315,7 @@ class BrowserConnection:
         """
         async with _launch_lock():
             links = await self._discover(self.session, client=self.client_name)
-            shared = next((link for link in links if link.hello.embedded), None)
+            shared = next((link for link in links if link.hello.embedded and not link.hello.isolated), None)
             for link in links:
                 if link is not shared:
                     await link.close()
@@ -525,10 +556,15 @@ class BrowserConnection:
 
     @contextlib.asynccontextmanager
     async def _every_browser(self):
-        """Links to every running host, the session's first; the others are closed afterwards
-        unless one became the session's own."""
+        """Links to every running host this session may use, the session's first (an isolated session's own
+        alone; another's isolated browser is nobody else's); the others are closed afterwards unless one became the
+        session's own."""
         current = await self._current()
-        others = await self._discover(self.session, client=self.client_name, skip={current.path})
+        others = [] if self.isolated() else await self._discover(self.session, client=self.client_name,
+                                                                  skip={current.path})
+        for link in [link for link in others if link.hello.isolated]:
+            others.remove(link)
+            await link.close()
         try:
             yield [current, *others]
         finally:

@@ -204,10 +204,24 @@ def _running(pid: int) -> bool:
     return True
 
 
-def launch(headless: bool = True, url: str = "about:blank", linger: float | None = None) -> EmbeddedBrowser:
+def isolated_mode() -> bool:
+    """TABSIGHT_ISOLATED: whether each session gets an embedded browser of its own (off by default)."""
+    given = os.environ.get("TABSIGHT_ISOLATED", "").strip().lower()
+    if given in ("", "0", "false", "no", "off"):
+        return False
+    if given in ("1", "true", "yes", "on"):
+        return True
+    raise BrowserError(Code.BAD_CONFIG, f"TABSIGHT_ISOLATED is {given!r}; allowed values: 1, true, yes, on (isolated); "
+                       "0, false, no, off or unset (not)")
+
+
+def launch(
+    headless: bool = True, url: str = "about:blank", linger: float | None = None, isolated: bool = False,
+) -> EmbeddedBrowser:
     """Start the embedded browser; its host appears in the runtime folder shortly after.
 
     ``linger``: seconds it outlives its last front (default: ``TABSIGHT_EMBEDDED_LINGER``, else 2).
+    ``isolated``: for one session alone (its host says so in its hello, and other sessions' fronts leave it be).
     """
     executable = find_browser()
     profile = Path(tempfile.mkdtemp(prefix=PROFILE_PREFIX))
@@ -234,6 +248,8 @@ def launch(headless: bool = True, url: str = "about:blank", linger: float | None
     )
     if linger is not None:
         env["TABSIGHT_EMBEDDED_LINGER"] = str(linger)
+    if isolated:
+        env["TABSIGHT_EMBEDDED_ISOLATED"] = "1"
     temp = browser_temp(profile)
     if temp is not None:
         env["TMPDIR"] = str(temp)  # base::GetTempDir on Linux
@@ -288,16 +304,29 @@ class LaunchLock:
 
 #: a browser ``launch_ahead`` started, until a session takes it over
 _ahead: EmbeddedBrowser | None = None
+#: this process's session has (or had) its isolated browser: none is started ahead any more
+_isolated_started = False
 _ahead_lock = threading.Lock()
 
 
-def launch_ahead(headless: bool, linger: float | None = None) -> None:
+def launch_ahead(headless: bool, linger: float | None = None, isolated: bool = False) -> None:
     """Start the embedded browser before any session asks, if nothing else can serve: no host in the runtime
     folder, no launch under way. Returns once it is started. Like a session's launch, it holds the launch lock
     until the browser's host is up (or the browser has ended; a thread of its own waits), so a session that
-    wants a browser meanwhile waits for it and finds it. Never raises: a failure is the session's own launch
-    to meet, and to report."""
-    global _ahead
+    wants a browser meanwhile waits for it and finds it. An ``isolated`` one is started in any case, with no
+    lock: nothing else can serve such a session, and no other session waits for its browser. Never raises: a
+    failure is the session's own launch to meet, and to report."""
+    global _ahead, _isolated_started
+    if isolated:
+        with _ahead_lock:  # the session's isolated_browser() may have been quicker than this thread
+            if _isolated_started:
+                return
+            _isolated_started = True
+            try:
+                _ahead = launch(headless, linger=linger, isolated=True)
+            except Exception as exc:  # noqa: BLE001 - see the docstring
+                log.info("did not start the browser ahead: %s", exc)
+        return
     lock = LaunchLock()
     try:
         if not lock.try_acquire():
@@ -320,6 +349,16 @@ def _hold_until_up(browser: EmbeddedBrowser, lock: LaunchLock) -> None:
     while not host_socket_paths() and browser.process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
     lock.release()
+
+
+def isolated_browser(headless: bool, linger: float | None = None) -> EmbeddedBrowser:
+    """A browser for this process's session alone (``TABSIGHT_ISOLATED``): the one ``launch_ahead`` started, else
+    a new one; none is started ahead afterwards (a launch ahead still to come would be a second browser)."""
+    global _ahead, _isolated_started
+    with _ahead_lock:
+        _isolated_started = True
+        browser, _ahead = _ahead, None
+        return browser or launch(headless, linger=linger, isolated=True)
 
 
 def take_ahead(token: str | None = None) -> EmbeddedBrowser | None:

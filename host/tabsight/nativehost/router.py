@@ -98,13 +98,16 @@ class EmbeddedSettings:
     linger: float = 2.0
     #: seconds to wait for the first front after the browser started
     first_front_grace: float = 60.0
+    #: started for one session alone (TABSIGHT_ISOLATED): other sessions' fronts leave it be
+    isolated: bool = False
 
     @classmethod
     def from_env(cls) -> EmbeddedSettings | None:
         token = os.environ.get("TABSIGHT_EMBEDDED")
         if not token:
             return None
-        return cls(token=token, linger=float(os.environ.get("TABSIGHT_EMBEDDED_LINGER", "2")))
+        return cls(token=token, linger=float(os.environ.get("TABSIGHT_EMBEDDED_LINGER", "2")),
+                   isolated=os.environ.get("TABSIGHT_EMBEDDED_ISOLATED") == "1")
 
 
 class Host:
@@ -362,6 +365,7 @@ class Host:
             host_id=self.host_id,
             pid=os.getpid(),
             embedded=self.embedded.token if self.embedded else None,
+            isolated=True if self.embedded and self.embedded.isolated else None,
             extension=frames.ExtensionInfo(
                 version=ext.version,
                 browser=ext.browser or frames.BrowserInfo(),

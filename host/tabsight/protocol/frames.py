@@ -67,6 +67,12 @@ def number(value: Any) -> float:
     return float(value)
 
 
+def boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("should be true or false")
+    return value
+
+
 def obj(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError("should be an object")
@@ -174,7 +180,7 @@ class Hello(Record):
     ``last_active`` (when the user last used the browser, unix seconds; now if one of its windows has the
     focus), which the host passes on to fronts. From a front: ``session``, and ``client`` (the MCP client's
     name, which the tabs it owns show). From the host: ``host_id``,
-    ``pid``, ``embedded``, ``extension``, ``channel`` (stable, beta, dev, canary, nightly, snapshot, when the
+    ``pid``, ``embedded``, ``isolated`` (an embedded browser one session has to itself), ``extension``, ``channel`` (stable, beta, dev, canary, nightly, snapshot, when the
     browser's executable tells), ``user_data_dir``, ``profile_dir`` and ``profile_name`` (the name its profile
     menu shows)."""
 
@@ -192,6 +198,7 @@ class Hello(Record):
         "host_id": (optional(text()), None),
         "pid": (optional(integer()), None),
         "embedded": (optional(text()), None),
+        "isolated": (optional(boolean), None),
         "extension": (optional(record(ExtensionInfo)), None),
         "channel": (optional(text()), None),
         "user_data_dir": (optional(text()), None),

@@ -44,8 +44,13 @@ def _exit_at_once(signum: int, frame: object) -> None:
 
 def _launch_ahead(headless: bool) -> None:
     from ..browser import embedded
+    from ..errors import BrowserError
 
-    embedded.launch_ahead(headless)
+    try:
+        isolated = embedded.isolated_mode()
+    except BrowserError:
+        return  # the session's own look for a browser says what is wrong
+    embedded.launch_ahead(headless, isolated=isolated)
 
 
 def _end_unused_ahead() -> None:
