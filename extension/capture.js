@@ -62,6 +62,8 @@ let lastDevicePixelRatio = 1;
 export async function captureTab(params, signal) {
   const tabId = tabIdParam(params);
   const options = captureOptions(params);
+  // whose capture it is (the host says): Chrome's quota is shared out between sessions (takeVisibleTabSlot)
+  const session = optionalStringParam(params, 'session') ?? '';
   let tab = await settledTab(tabId, signal);
   if (isRestrictedUrl(tabUrl(tab))) {
     throw new TabsightError(Code.RESTRICTED_PAGE, 'Cannot capture screenshots of browser internal pages');
@@ -86,7 +88,7 @@ export async function captureTab(params, signal) {
     method = 'frame';
   } else if (tab.active && !metricsOverride(tabId) && !(await isMinimized(tab.windowId))) {
     // (a tab with an emulated viewport is not the size the window shows: the debugger captures it)
-    data = await captureVisibleTab(tab.windowId, taken.format, taken.quality);
+    data = await captureVisibleTab(tab.windowId, taken.format, taken.quality, session);
   }
   if (data === null) {
     method = 'cdp';
@@ -237,21 +239,67 @@ async function settledTab(tabId, signal) {
 
 // Rolling one-second window: room while fewer than 2 calls started in it.
 // Without room the debugger takes the capture, except in a headed browser
-// whose debugging bar is not showing: waiting (at most a second) for room
-// costs less than bringing the bar, and the resize it makes, over the
-// user's windows. Chrome counts a call when it arrives, a little after we
-// do: each call holds its place a little longer than a second.
-async function takeVisibleTabSlot() {
-  for (;;) {
-    const now = performance.now();
-    while (visibleTabCalls.length && now - visibleTabCalls[0] >= VISIBLE_TAB_WINDOW_MS) visibleTabCalls.shift();
-    if (visibleTabCalls.length < VISIBLE_TAB_CALLS_PER_SECOND) {
-      visibleTabCalls.push(now);
-      return true;
-    }
-    if (!waitsForVisibleTab()) return false;
-    await new Promise((resolve) => { setTimeout(resolve, visibleTabCalls[0] + VISIBLE_TAB_WINDOW_MS - now); });
+// whose debugging bar is not showing: waiting for room costs less than
+// bringing the bar, and the resize it makes, over the user's windows. Chrome
+// counts a call when it arrives, a little after we do: each call holds its
+// place a little longer than a second.
+//
+// The quota is the whole browser's, shared by every MCP session: room is
+// handed out in turns (serveVisibleTabTurns), to the waiting capture of the
+// session served longest ago, so an agent capturing in a burst does not keep
+// another's screenshot waiting behind all of its own. `session` is the
+// front's, which the host adds to each capture request.
+async function takeVisibleTabSlot(session) {
+  if (!visibleTabTurns.length && visibleTabRoomIn() === 0) {
+    grantVisibleTabSlot(session);
+    return true;
   }
+  if (!waitsForVisibleTab()) return false;
+  const granted = new Promise((resolve) => { visibleTabTurns.push({ session, resolve }); });
+  if (!servingVisibleTabTurns) serveVisibleTabTurns();
+  return granted;
+}
+
+// Captures waiting for room, in the order they came.
+const visibleTabTurns = [];
+let servingVisibleTabTurns = false;
+// session -> when it was last given room (performance.now()), while it matters
+const visibleTabServed = new Map();
+
+async function serveVisibleTabTurns() {
+  servingVisibleTabTurns = true;
+  try {
+    while (visibleTabTurns.length) {
+      const wait = visibleTabRoomIn();
+      if (wait > 0) {
+        await new Promise((resolve) => { setTimeout(resolve, wait); });
+        continue;
+      }
+      const servedAt = (turn) => visibleTabServed.get(turn.session) ?? -Infinity;
+      const next = visibleTabTurns.reduce((best, turn, index) => (
+        servedAt(turn) < servedAt(visibleTabTurns[best]) ? index : best), 0);
+      const [turn] = visibleTabTurns.splice(next, 1);
+      grantVisibleTabSlot(turn.session);
+      turn.resolve(true);
+    }
+  } finally {
+    servingVisibleTabTurns = false;
+  }
+}
+
+// Milliseconds until the window has room (0: now).
+function visibleTabRoomIn() {
+  const now = performance.now();
+  while (visibleTabCalls.length && now - visibleTabCalls[0] >= VISIBLE_TAB_WINDOW_MS) visibleTabCalls.shift();
+  return visibleTabCalls.length < VISIBLE_TAB_CALLS_PER_SECOND ? 0 : visibleTabCalls[0] + VISIBLE_TAB_WINDOW_MS - now;
+}
+
+function grantVisibleTabSlot(session) {
+  const now = performance.now();
+  visibleTabCalls.push(now);
+  visibleTabServed.set(session, now);
+  // who was served more than a few windows ago takes its turn as one never served: forgotten
+  for (const [known, at] of visibleTabServed) if (now - at > 10 * VISIBLE_TAB_WINDOW_MS) visibleTabServed.delete(known);
 }
 
 const waitsForVisibleTab = () => barCosts() && !debuggingBarShown();
@@ -271,9 +319,9 @@ async function isMinimized(windowId) {
 // call reached it after we read the clock: 1 run in 7 of three screenshots
 // back to back): where
 // waiting beats the bar, such a call waits for the next room.
-async function captureVisibleTab(windowId, format, quality) {
+async function captureVisibleTab(windowId, format, quality, session) {
   const options = format === 'jpeg' ? { format, quality } : { format };
-  for (let attempt = 1; await takeVisibleTabSlot(); attempt++) {
+  for (let attempt = 1; await takeVisibleTabSlot(session); attempt++) {
     try {
       const dataUrl = await frameWithin(chrome.tabs.captureVisibleTab(windowId, options), VISIBLE_TAB_TIMEOUT_MS);
       return dataUrl.slice(dataUrl.indexOf(',') + 1);

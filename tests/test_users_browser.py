@@ -180,3 +180,47 @@ async def test_a_session_on_the_embedded_browser_moves_to_the_users_browser_when
             assert not working["embedded"] and working["name"].startswith("Chromium")
         finally:
             browser.quit()
+
+
+async def test_the_capture_quota_goes_in_turns_so_one_agents_burst_does_not_starve_anothers_screenshot(
+        users, site):
+    """Chrome takes 2 captureVisibleTab calls a second for the whole browser. Agent A asks for 6 screenshots at
+    once; agent B, a moment later, for 2, one after the other, of a tab in another window. Served in turns, B's
+    come between A's, not after all of them; and every one is taken without the debugger (no bar)."""
+    burst, browser = users
+    browser.open(site.url("/other.html"), new_window=True)
+    with anyio.fail_after(10):
+        while not any(tab["url"] == site.url("/other.html") for tab in await tabs_of(burst)):
+            await anyio.sleep(0.2)
+    listed = await tabs_of(burst)
+    (bar_tab,) = [tab["id"] for tab in listed if tab["url"] == site.url("/bar.html")]
+    (other_tab,) = [tab["id"] for tab in listed if tab["url"] == site.url("/other.html")]
+    payload(await burst.call_tool("configure", {"action": "track", "tab_id": bar_tab}))
+    env = front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(browser.runtime))
+    async with mcp_client(env) as steady:
+        payload(await steady.call_tool("configure", {"action": "track", "tab_id": other_tab}))
+        heights = [await viewport_height(client) for client in (burst, steady)]
+        done: list[str] = []
+
+        async def shot(client, name: str) -> None:
+            picture(await client.call_tool("screenshot", {"format": "jpeg"}))
+            done.append(name)
+
+        async def one_after_the_other() -> None:
+            await anyio.sleep(0.5)  # A's six are all waiting for room by now
+            for number in (1, 2):
+                await shot(steady, f"B{number}")
+
+        async with anyio.create_task_group() as agents:
+            for number in range(1, 7):
+                agents.start_soon(shot, burst, f"A{number}")
+            agents.start_soon(one_after_the_other)
+        assert len(done) == 8
+        assert done.index("B2") < max(done.index(f"A{number}") for number in range(1, 7)) - 1, done
+        after = [await viewport_height(client) for client in (burst, steady)]
+        assert after == heights, "a capture fell back to the debugger (its bar came)"
+
+
+async def tabs_of(client) -> list[dict]:
+    (listing,) = payload(await client.call_tool("observe", {"what": "tabs"}))["browsers"]
+    return listing["tabs"]

@@ -401,6 +401,8 @@ class Host:
             return
         global_id = f"{front.number}.{next(self._request_numbers)}"
         forwarded = request.replace(id=global_id)
+        if request.method == Method.CAPTURE.value:  # the extension shares Chrome's capture quota out by session
+            forwarded = forwarded.replace(params={**request.params, "session": holder.session})
         try:
             await self.extension.send(forwarded)
         except FrameTooLarge as exc:
