@@ -42,6 +42,7 @@ def runtime_dir(tmp_path_factory):
     os.chmod(path, 0o700)
     os.environ["TABSIGHT_RUNTIME_DIR"] = str(path)
     os.environ.pop("TABSIGHT_BROWSER", None)
+    os.environ.pop("TABSIGHT_ISOLATED", None)  # the sessions share the keeper's browser unless a test says not
     # The tests' browsers hold a tab for a session only while its action runs (the hosts they start read it): a
     # test's in-process client, standing in for the user, and its MCP clients take turns on one tab, which a
     # lease's 10 s would refuse (test_multiagent tests leases with actions that overlap; test_tab_claims the 10 s)
