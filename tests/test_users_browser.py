@@ -15,10 +15,12 @@ import json
 
 import anyio
 import pytest
-from conftest import front_env, mcp_client, users_browser
+from conftest import front_env, front_params, mcp_client, users_browser
 from harness.calls import notes, payload, refusal
 from harness.desktop import cancel_button, click_cancel
 from harness.usersbrowser import UsersBrowser
+from mcp import Client
+from mcp_types import Implementation
 from PIL import Image
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.headed]
@@ -224,3 +226,30 @@ async def test_the_capture_quota_goes_in_turns_so_one_agents_burst_does_not_star
 async def tabs_of(client) -> list[dict]:
     (listing,) = payload(await client.call_tool("observe", {"what": "tabs"}))["browsers"]
     return listing["tabs"]
+
+
+async def test_an_agents_tabs_open_behind_in_a_group_named_after_it_and_go_with_it_unless_the_user_took_one(
+        users, site, desktop):
+    observer, browser = users
+    (window,) = desktop.browser_windows()
+    desktop.activate(window)
+    env = front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(browser.runtime))
+    async with Client(front_params(env), client_info=Implementation(name="Agent Smith", version="1.0")) as smith:
+        first = payload(await smith.call_tool("interact", {"action": "open_tab", "url": site.url("/other.html")}))
+        second = payload(await smith.call_tool("interact", {"action": "open_tab", "url": site.url("/index.html")}))
+        listed = {tab["id"]: tab for tab in await tabs_of(observer)}
+        assert listed[first["tab_id"]]["group"] == listed[second["tab_id"]]["group"] == "Agent Smith"
+        assert listed[first["tab_id"]]["owner"]["client"] == "Agent Smith"
+        (users_tab,) = [tab for tab in listed.values() if tab["url"] == site.url("/bar.html")]
+        assert users_tab.get("active") and not any(listed[opened["tab_id"]].get("active") for opened in (first, second))
+        assert desktop.active_window() == window  # the user's focus stayed where it was
+
+        desktop.press("ctrl+Tab")  # the user goes to the next tab: the agent's first, opened beside theirs
+        with anyio.fail_after(10):
+            while not {tab["id"]: tab for tab in await tabs_of(observer)}[first["tab_id"]].get("active"):
+                await anyio.sleep(0.2)
+    # the agent is gone: the tab the user took stays (nobody's now), the other went with it
+    with anyio.fail_after(10):
+        while second["tab_id"] in (listed := {tab["id"]: tab for tab in await tabs_of(observer)}):
+            await anyio.sleep(0.2)
+    assert first["tab_id"] in listed and "owner" not in listed[first["tab_id"]]

@@ -74,6 +74,10 @@ class Desktop:
         _until(lambda: self.window_name(self.active_window()) == "xmessage", "the covering window to take the focus")
         return self.active_window()
 
+    def press(self, keys: str) -> None:
+        """Keys pressed on the keyboard (xdotool's names: ``ctrl+Tab``), into the window that has the focus."""
+        self._x("xdotool", "key", keys).check_returncode()
+
     def uncover(self) -> None:
         if self._cover:
             self._cover.terminate()
