@@ -6,10 +6,12 @@ embedded browser already running, then, with ``TABSIGHT_BROWSER`` ``auto``
 says how to connect a browser. With ``TABSIGHT_ISOLATED`` on, a session works
 in an embedded browser of its own instead, always (like Playwright MCP's
 ``--isolated``): its own cookies, storage and cache, gone when it ends; other
-sessions neither use nor list that browser, and it lists no other. A host that vanishes is looked for again on
-the next call: for a few seconds the session waits for the same browser
-profile to come back (the extension reconnects by itself after a host crash)
-before it settles for another.
+sessions neither use nor list that browser, and it lists no other.
+
+A host that vanishes is looked for again on the next call: for a few seconds
+the session waits for the same browser profile to come back (the extension
+reconnects by itself after a host crash) before it settles for another; it
+then tells the new host which tabs it owns (the claims died with the old one).
 """
 
 from __future__ import annotations
