@@ -185,7 +185,7 @@ async def headed_client(desktop, tmp_path, url: str):
     # the desktop is the module's: the browser of the test before may still linger on it
     others = set(desktop.browser_windows())
     async with mcp_client(env) as client:
-        payload(await client.call_tool("interact", {"action": "navigate", "url": url}))
-        window = desktop.new_browser_window(others)
+        shown = payload(await client.call_tool("interact", {"action": "navigate", "url": url}))
+        window = desktop.new_browser_window(others, shown["title"])
         desktop.activate(window)
         yield client, window

@@ -5,8 +5,9 @@ A second headless Chromium, without the extension, is driven over the DevTools p
 ``--remote-debugging-pipe`` (CDP on fds 3 and 4, NUL-terminated JSON): no TCP port is ever opened.
 Its profile is a temporary folder removed on close. Each page gets a fresh tab whose viewport
 (Emulation.setDeviceMetricsOverride) is the one tabsight reported for the page, so both browsers
-lay it out alike. After the load event, :data:`QUIET_SCRIPT` waits until no node has been added,
-removed or changed its text for half a second (apps render after load; attribute changes are
+lay it out alike. After the load event (and the global a page names in ``data-ready-when`` on its
+``<html>``, if it names one), :data:`QUIET_SCRIPT` waits until no node has been added, removed or
+changed its text for half a second (apps render after load; attribute changes are
 left out, a blinking cursor makes them forever); then ``Accessibility.getFullAXTree`` is read
 for every frame of the page (a cross-origin frame in a process of its own is out of reach, as
 it is for tabsight).
@@ -93,7 +94,14 @@ QUIET_SCRIPT = """new Promise(resolve => {
     timer = setTimeout(done, 500);
     const limit = setTimeout(done, 5000);
   };
-  const loaded = () => document.fonts.ready.then(settle);
+  // a page that loads in steps with quiet gaps between them (Monaco's AMD modules) names the global it sets
+  // once it is up: <html data-ready-when="editorsReady">; it is waited for first, 15 s at most
+  const up = (since = Date.now()) => new Promise(done => {
+    const name = document.documentElement.dataset.readyWhen;
+    const poll = () => (!name || window[name] || Date.now() - since > 15000 ? done() : setTimeout(poll, 50));
+    poll();
+  });
+  const loaded = () => document.fonts.ready.then(() => up()).then(settle);
   if (document.readyState === 'complete') loaded(); else addEventListener('load', loaded, {once: true});
 })"""
 

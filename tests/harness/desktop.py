@@ -88,18 +88,26 @@ class Desktop:
         found = self._x("xdotool", "search", "--class", "chromium").stdout.split()
         return [int(window) for window in found if self.window_state(int(window)) is not None]
 
-    def new_browser_window(self, others: set[int], timeout: float = 10) -> int:
-        """The one browser window that is not among ``others``, once the window manager lists it (a window
-        is mapped a moment after the browser answers its first call)."""
+    def new_browser_window(self, others: set[int], title: str = "", timeout: float = 20) -> int:
+        """The browser window that is not among ``others`` and whose name begins with ``title`` (Chromium names a
+        window after its front tab), once the window manager lists it: a window is mapped a moment after the
+        browser answers its first call, and its name follows the page's title."""
         seen: set[int] = set()
 
         def one_new() -> bool:
             # a window's state reads at times as none for a moment: the window is the one seen, not read again
             seen.clear()
-            seen.update(set(self.browser_windows()) - others)
+            seen.update(window for window in set(self.browser_windows()) - others
+                        if self.window_name(window).startswith(title))
             return len(seen) == 1
 
-        _until(one_new, "the browser's window to be mapped", timeout)
+        try:
+            _until(one_new, f"the browser's window showing {title!r} to be mapped", timeout)
+        except TimeoutError as timeout_error:
+            found = [(window, self.window_name(window), self.window_state(window))
+                     for window in map(int, self._x("xdotool", "search", "--class", "chromium").stdout.split())
+                     if window not in others]
+            raise TimeoutError(f"{timeout_error}; the new windows of class chromium: {found}") from None
         (window,) = seen
         return window
 
