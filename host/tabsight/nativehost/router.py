@@ -41,7 +41,7 @@ from ..protocol.methods import Method
 from .peercred import peer_uid
 from .whoami import Whoami, identify
 
-from .tabs import ClaimRequest, Holder, TabClaims
+from .tabs import ClaimRequest, Holder, TabClaims, is_int
 
 if TYPE_CHECKING:
     from .picks import Picks
@@ -394,7 +394,7 @@ class Host:
             front.channel.post(frames.error(request.id, Code.BAD_REQUEST, f"request id {request.id!r} is already in flight"))
             return
         holder, tab_id = _holder(front), request.params.get("tab_id")
-        tab_id = tab_id if isinstance(tab_id, int) and not isinstance(tab_id, bool) else None
+        tab_id = tab_id if is_int(tab_id) else None
         refused = self.claims.admit(holder, request.method, tab_id)
         if refused is not None:
             front.channel.post(frames.error(request.id, refused.code, refused.message))

@@ -217,15 +217,16 @@ class ClaimRequest:
             return cls(action, on_end=on_end)
         if action == "reclaim":
             tab_ids = params.get("tab_ids")
-            if not isinstance(tab_ids, list) or not all(_is_int(each) for each in tab_ids):
+            if not isinstance(tab_ids, list) or not all(is_int(each) for each in tab_ids):
                 raise ValueError("tabs.claim: reclaim needs 'tab_ids', a list of integers")
             return cls(action, tab_ids=tuple(tab_ids))
-        if not _is_int(tab_id):
+        if not is_int(tab_id):
             raise ValueError(f"tabs.claim: {action} needs 'tab_id', an integer")
         return cls(action, tab_id)
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
+    """An int that is not a bool (JSON's true is no tab id)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
