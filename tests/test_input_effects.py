@@ -310,16 +310,34 @@ async def test_typing_into_a_frame_of_another_site_says_it_was_sent_not_typed(br
             const name = document.querySelector('#name').getBoundingClientRect();
             return [frame.left + scrollX + name.left + name.width / 2,
                     frame.top + scrollY + name.top + name.height / 2]""")
-        payload(await act(client, action="click", x=x, y=y))
-        # the frame's renderer takes the click in its own time, and keys sent before its field has the focus go
-        # nowhere (seen on a loaded machine): typed once the frame says #name is focused, 5 s at most
-        focused = await run(client, """const frame = document.querySelector('#other-site').contentWindow;
-            for (const until = Date.now() + 5000; Date.now() < until && window.frameFocused !== 'name';) {
+        # The frame's renderer takes the click in its own time, and keys sent before its field has the focus go
+        # nowhere: typed once the frame says #name is focused, and still is 300 ms later. On a loaded machine
+        # headless Chromium was seen to move the focus out of the frame again ~20 ms after a click that reached
+        # and focused #name (the frame's log: mousedown, focusin, click, focusout), though nothing of ours focuses anything there;
+        # the click is then made again, twice at most.
+        held = """const frame = document.querySelector('#other-site').contentWindow;
+            const ask = async () => {
+              window.frameFocused = undefined;
               frame.postMessage('name?', '*');
+              for (let i = 0; i < 20 && window.frameFocused === undefined; i++) {
+                await new Promise((resolve) => setTimeout(resolve, 25));
+              }
+              return window.frameFocused;
+            };
+            for (const until = Date.now() + 3000; Date.now() < until;) {
+              if (await ask() === 'name') {
+                await new Promise((resolve) => setTimeout(resolve, 300));
+                if (await ask() === 'name') return true;
+              }
               await new Promise((resolve) => setTimeout(resolve, 100));
             }
-            return window.frameFocused ?? null""")
-        assert focused == "name", f"the click did not focus the frame's #name ({focused!r} has the focus)"
+            return window.frameFocusLog ?? null"""
+        for _ in range(3):
+            payload(await act(client, action="click", x=x, y=y))
+            focused = await run(client, held)
+            if focused is True:
+                break
+        assert focused is True, f"clicks at {x}, {y} did not keep the frame's #name focused (its log: {focused})"
         sent = payload(await act(client, action="type", text="Ada"))
         assert sent["did"] == "sent 3 characters into a cross-origin frame (what it holds cannot be read from this page)"
         assert "value" not in sent and sent["target"]["tag"] == "iframe"

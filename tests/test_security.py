@@ -99,3 +99,21 @@ def test_the_host_serves_only_its_own_extension(tmp_path, origin):
     assert f"only {extension_origin()} may start this host" in run.stderr.decode()
     assert run.stdout == b""  # not a byte back to the caller
     assert not runtime.exists() or not list(runtime.glob("*.sock"))
+
+
+@pytest.mark.parametrize("gone", ["stdin", "stdin and stdout"])
+def test_a_host_whose_browser_goes_before_the_hello_exits_quietly(tmp_path, gone):
+    """A browser that quits (or a host killed and restarted) while a host starts leaves it with pipes that end or
+    refuse writes: it says so in one line and exits, with no traceback in the browser's log."""
+    host = subprocess.Popen(
+        [sys.executable, "-m", "tabsight", "host", extension_origin()], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=front_env(TABSIGHT_RUNTIME_DIR=str(tmp_path / "rt")),
+    )
+    host.stdin.close()
+    if gone == "stdin and stdout":
+        host.stdout.close()
+    assert host.wait(30) == 0
+    log = host.stderr.read().decode()
+    assert "Traceback" not in log
+    assert ("before its hello" if gone == "stdin and stdout" else "did not say hello") in log
+    assert not list((tmp_path / "rt").glob("*.sock"))

@@ -410,8 +410,7 @@ class Soak:
         self.findings.leaks += [f"browser profile {p} left" for p in sorted(self.chain.profiles) if Path(p).exists()]
         for where, text in self.logs.items():
             self.scan(where, text)
-            if "Traceback" in text:
-                self.findings.tracebacks.append(f"{where}: {text[text.index('Traceback'):][:600]}")
+            self.findings.tracebacks += [f"{where}: {trace}" for trace in tracebacks(text)]
 
     # -- the report --------------------------------------------------------------
 
@@ -495,6 +494,19 @@ def host_growth(early: dict | None, late: dict | None) -> int | None:
     return max((late["host_kb"][pid] - early["host_kb"][pid] for pid in common), default=None)
 
 
+def tracebacks(log: str) -> list[str]:
+    """Each Python traceback in a log, cut to its last frames and the exception that ends it (what says why)."""
+    found = []
+    lines = log.splitlines()
+    for start, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last):"):
+            end = start + 1
+            while end < len(lines) and lines[end].startswith(" "):
+                end += 1
+            found.append("\n".join(lines[start:end + 1])[-900:])
+    return found
+
+
 def failures(summary: dict) -> list[str]:
     """The checks a run must pass, as readable lines (empty: passed)."""
     checks = {
@@ -506,7 +518,7 @@ def failures(summary: dict) -> list[str]:
         "secrets seen": summary["secrets"],
         "tracebacks in logs": summary["tracebacks"],
     }
-    found = [f"{name}: {json.dumps(value)[:400]}" for name, value in checks.items() if value]
+    found = [f"{name}: {json.dumps(value)[:2000]}" for name, value in checks.items() if value]
     for who, growth, bound in (("a front", summary["front_growth_kb"], FRONT_GROWTH_KB),
                                ("the host", summary["host_growth_kb"], HOST_GROWTH_KB)):
         if growth is not None and growth > bound:

@@ -160,10 +160,17 @@ class Host:
     async def run(self) -> None:
         """Serve until the browser closes the port; then remove the socket."""
         # an embedded browser runs with --silent-debugger-extension-api: the extension spares no bar there
-        await self.extension.send(
-            frames.Hello(role="host", version=__version__, embedded=self.embedded.token if self.embedded else None)
-        )
-        first = await asyncio.wait_for(self.extension.receive(), HELLO_TIMEOUT)
+        try:
+            await self.extension.send(
+                frames.Hello(role="host", version=__version__, embedded=self.embedded.token if self.embedded else None)
+            )
+            first = await asyncio.wait_for(self.extension.receive(), HELLO_TIMEOUT)
+        except TimeoutError:
+            log.error("the extension said no hello within %s s; exiting", HELLO_TIMEOUT)
+            return
+        except (FrameTooLarge, ConnectionError) as exc:  # the browser went away meanwhile: nothing to serve
+            log.error("extension channel broken before its hello: %s; exiting", exc)
+            return
         if not isinstance(first, frames.Hello):
             log.error("the extension did not say hello (got %r); exiting", first)
             return
