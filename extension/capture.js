@@ -88,7 +88,7 @@ export async function captureTab(params, signal) {
     method = 'frame';
   } else if (tab.active && !metricsOverride(tabId) && !(await isMinimized(tab.windowId))) {
     // (a tab with an emulated viewport is not the size the window shows: the debugger captures it)
-    data = await captureVisibleTab(tab.windowId, taken.format, taken.quality, session);
+    data = await captureVisibleTab(tab.windowId, taken.format, taken.quality, session, signal);
   }
   if (data === null) {
     method = 'cdp';
@@ -249,13 +249,22 @@ async function settledTab(tabId, signal) {
 // session served longest ago, so an agent capturing in a burst does not keep
 // another's screenshot waiting behind all of its own. `session` is the
 // front's, which the host adds to each capture request.
-async function takeVisibleTabSlot(session) {
+// A capture cancelled while it waits gives its turn up (false).
+async function takeVisibleTabSlot(session, signal) {
   if (!visibleTabTurns.length && visibleTabRoomIn() === 0) {
     grantVisibleTabSlot(session);
     return true;
   }
-  if (!waitsForVisibleTab()) return false;
-  const granted = new Promise((resolve) => { visibleTabTurns.push({ session, resolve }); });
+  if (!waitsForVisibleTab() || signal.aborted) return false;
+  const granted = new Promise((resolve) => {
+    const turn = { session, resolve };
+    visibleTabTurns.push(turn);
+    signal.addEventListener('abort', () => {
+      const waiting = visibleTabTurns.indexOf(turn);
+      if (waiting >= 0) visibleTabTurns.splice(waiting, 1);
+      resolve(false);
+    }, { once: true });
+  });
   if (!servingVisibleTabTurns) serveVisibleTabTurns();
   return granted;
 }
@@ -319,9 +328,9 @@ async function isMinimized(windowId) {
 // call reached it after we read the clock: 1 run in 7 of three screenshots
 // back to back): where
 // waiting beats the bar, such a call waits for the next room.
-async function captureVisibleTab(windowId, format, quality, session) {
+async function captureVisibleTab(windowId, format, quality, session, signal) {
   const options = format === 'jpeg' ? { format, quality } : { format };
-  for (let attempt = 1; await takeVisibleTabSlot(session); attempt++) {
+  for (let attempt = 1; await takeVisibleTabSlot(session, signal); attempt++) {
     try {
       const dataUrl = await frameWithin(chrome.tabs.captureVisibleTab(windowId, options), VISIBLE_TAB_TIMEOUT_MS);
       return dataUrl.slice(dataUrl.indexOf(',') + 1);

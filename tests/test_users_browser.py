@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import time
 
 import anyio
 import pytest
@@ -221,6 +222,37 @@ async def test_the_capture_quota_goes_in_turns_so_one_agents_burst_does_not_star
         assert done.index("B2") < max(done.index(f"A{number}") for number in range(1, 7)) - 1, done
         after = [await viewport_height(client) for client in (burst, steady)]
         assert after == heights, "a capture fell back to the debugger (its bar came)"
+
+
+async def test_a_screenshot_cancelled_while_it_waits_for_the_quota_gives_its_turn_up(users, site):
+    """Agent A asks for 6 screenshots at once and cancels the last 4 while they wait for room in Chrome's
+    quota (2 a second). Its next screenshot is served at the next room, not after 4 turns nobody takes
+    (2 s more)."""
+    burst, browser = users
+    listed = await tabs_of(burst)
+    (bar_tab,) = [tab["id"] for tab in listed if tab["url"] == site.url("/bar.html")]
+    payload(await burst.call_tool("configure", {"action": "track", "tab_id": bar_tab}))
+    height = await viewport_height(burst)
+
+    async def shot() -> None:
+        picture(await burst.call_tool("screenshot", {"format": "jpeg"}))
+
+    async with anyio.create_task_group() as kept:
+        for _ in range(2):
+            kept.start_soon(shot)
+        await anyio.sleep(0.1)
+        with anyio.CancelScope() as given_up:
+            async with anyio.create_task_group() as waiting:
+                for _ in range(4):
+                    waiting.start_soon(shot)
+                await anyio.sleep(0.3)  # all four wait for room by now
+                given_up.cancel()
+    asked = time.monotonic()
+    await shot()
+    waited = time.monotonic() - asked
+    # room comes within 1.05 s of the first two; four turns taken by nobody would add 2.1 s more
+    assert waited < 2.0, f"the next screenshot took {waited:.1f} s"
+    assert await viewport_height(burst) == height, "a capture fell back to the debugger (its bar came)"
 
 
 async def tabs_of(client) -> list[dict]:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import signal
 import sys
+import threading
 
 from .handshake import Early
 from .lines import LinePump, claim_stdio, write_line
@@ -21,6 +23,7 @@ def run() -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="tabsight: %(message)s")
     # A client may stop a front it sees answering (SIGINT, SIGTERM) while the imports still run: it exits as a
     # serving one does (128 + the signal's number), without a traceback. The server installs its own handlers.
+    sys.unraisablehook = _exit_if_swallowed
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _exit_at_once)
     stdin, stdout, release = claim_stdio()
@@ -40,6 +43,21 @@ def run() -> int:
 
 def _exit_at_once(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
+
+
+def _exit_if_swallowed(unraisable: sys.UnraisableHookArgs) -> None:
+    """Python swallows an exception raised where it runs a weakref callback or a ``__del__``: a signal's
+    SystemExit that lands there (seen: a SIGTERM while the imports freed a module lock printed "Exception
+    ignored" and the front went on starting up) ends the process here, quietly, after what ``run``'s finally
+    would have done."""
+    if isinstance(unraisable.exc_value, SystemExit):
+        # in a thread, joined for a moment: this thread may hold the lock it takes
+        ending = threading.Thread(target=_end_unused_ahead, daemon=True)
+        ending.start()
+        ending.join(2)
+        code = unraisable.exc_value.code
+        os._exit(code if isinstance(code, int) else 1)
+    sys.__unraisablehook__(unraisable)
 
 
 def _launch_ahead(headless: bool) -> None:
