@@ -164,11 +164,15 @@ export async function openTab(params, signal) {
     return { tab_id: tab.id, ...await navigateTab({ tab_id: tab.id, url, timeout_ms: left }, signal) };
   } catch (err) {
     if (err instanceof TabsightError && err.code === Code.NAVIGATION_TIMEOUT) {
-      err.message = `Navigation timeout of ${timeoutMs}ms exceeded`; // what the agent asked for, blank included
+      // what the agent asked for, the blank's wait included
+      err.message = err.message.replace(/^Navigation timeout of \d+ms/, `Navigation timeout of ${timeoutMs}ms`);
     }
     // a tab nobody knows the id of would be left behind: it goes again, and the error says so
     await chrome.tabs.remove(tab.id).catch(() => {});
-    if (err instanceof TabsightError) err.message += ' (the new tab was closed again)';
+    if (err instanceof TabsightError) {
+      const closed = 'the new tab was closed again';
+      err.message = err.message.endsWith(')') ? `${err.message.slice(0, -1)}; ${closed})` : `${err.message} (${closed})`;
+    }
     throw err;
   }
 }
@@ -270,6 +274,21 @@ async function startNavigation(tabId, url) {
   }
 }
 
+// Where a load that timed out got to, for the error: waiting for an answer,
+// answered but still loading what the page loads (its load event), or not
+// loading at all, and then which site the tab shows (its origin only: a
+// URL may carry what a redirect put in it).
+function loadState(tab, httpStatus) {
+  if (tab.status === 'loading') {
+    return httpStatus === null ? 'no answer from the server yet' : `the server answered ${httpStatus}; the page is still loading`;
+  }
+  if (tab.status === 'unloaded') return 'the tab is unloaded: Chrome has not loaded it in the background';
+  if (tab.pendingUrl) return 'the navigation is still pending';
+  const url = new URL(tab.url || 'about:blank');
+  const shown = url.protocol.startsWith('http') ? url.origin : `${url.protocol}${url.protocol === 'about:' ? url.pathname : ''}`;
+  return `the tab is not loading; it shows ${shown}`;
+}
+
 // Starts a load and resolves, once the tab has finished loading, with the
 // HTTP status of the last main-frame response (null if none was seen). `what`
 // names the load in errors ("Navigation to URL", "Going back").
@@ -314,10 +333,11 @@ async function waitForLoad(tabId, what, start, timeoutMs, signal) {
     if (removedTabId === tabId) fail(new TabsightError(Code.NO_TAB, `No tab with id ${tabId}`));
   };
   const onAbort = () => fail(signal.reason);
-  const timer = setTimeout(
-    () => fail(new TabsightError(Code.NAVIGATION_TIMEOUT, `Navigation timeout of ${timeoutMs}ms exceeded`)),
-    timeoutMs,
-  );
+  const timer = setTimeout(async () => {
+    const shown = await chrome.tabs.get(tabId).catch(() => null);
+    const state = shown ? ` (${loadState(shown, httpStatus)})` : '';
+    fail(new TabsightError(Code.NAVIGATION_TIMEOUT, `Navigation timeout of ${timeoutMs}ms exceeded${state}`));
+  }, timeoutMs);
 
   const mainFrameOfTab = { urls: ['<all_urls>'], tabId, types: ['main_frame'] };
   chrome.webRequest.onCompleted.addListener(onCompleted, mainFrameOfTab);

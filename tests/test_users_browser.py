@@ -255,6 +255,43 @@ async def test_a_screenshot_cancelled_while_it_waits_for_the_quota_gives_its_tur
     assert await viewport_height(burst) == height, "a capture fell back to the debugger (its bar came)"
 
 
+@pytest.mark.parametrize("away", ["covered", "minimized"])
+async def test_an_agent_works_in_a_tab_of_its_own_while_the_user_is_away_and_nothing_comes_up(
+        users, site, desktop, away):
+    """The user's browser is behind another application, or minimized. An agent opens a tab of its own (into
+    its group), takes a screenshot of it, clicks and types there: each is answered, and the browser stays
+    where the user left it, showing the tab the user had in front."""
+    observer, browser = users
+    (window,) = desktop.browser_windows()
+    users_tab = next(tab["id"] for tab in await tabs_of(observer) if tab.get("active"))
+    if away == "covered":
+        cover = desktop.cover()
+    else:
+        desktop.minimize(window)
+    try:
+        env = front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(browser.runtime))
+        async with Client(front_params(env), client_info=Implementation(name="Agent Smith", version="1.0")) as smith:
+            opened = payload(await smith.call_tool("interact", {"action": "open_tab", "url": site.url("/behind.html")}))
+            viewport = payload(await smith.call_tool("observe", {"what": "page"}))["viewport"]
+            assert picture(await smith.call_tool("screenshot", {"format": "png"})).size == (
+                viewport["width"], viewport["height"])
+            assert payload(await smith.call_tool("interact", {"action": "click", "selector": "#press"}))[
+                "target"]["name"] == "Press"
+            typed = payload(await smith.call_tool("interact", {"action": "type", "selector": "#field", "text": "x"}))
+            assert typed["value"] == "x"
+            clicks = payload(await smith.call_tool("interact", {"action": "execute", "script": "window.record.clicks"}))
+            assert clicks["script"]["result"] == 1
+            listed = {tab["id"]: tab for tab in await tabs_of(observer)}
+            assert listed[opened["tab_id"]]["group"] == "Agent Smith" and listed[users_tab].get("active")
+            if away == "covered":
+                assert desktop.top_window() == cover, "the browser came up over the application in front"
+            else:
+                assert desktop.window_state(window) == "Iconic", "the browser's window was un-minimized"
+    finally:
+        if away == "covered":
+            desktop.uncover()
+
+
 async def tabs_of(client) -> list[dict]:
     (listing,) = payload(await client.call_tool("observe", {"what": "tabs"}))["browsers"]
     return listing["tabs"]
