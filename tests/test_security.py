@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import socket
 import stat
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -117,3 +119,37 @@ def test_a_host_whose_browser_goes_before_the_hello_exits_quietly(tmp_path, gone
     assert "Traceback" not in log
     assert ("before its hello" if gone == "stdin and stdout" else "did not say hello") in log
     assert not list((tmp_path / "rt").glob("*.sock"))
+
+
+def test_a_host_whose_browser_closes_while_fronts_are_connected_ends_without_a_traceback(tmp_path):
+    """The browser quits while sessions are connected: the host ends their connections as closed ones, with
+    no CancelledError traceback in the browser's log (Python 3.11's streams print one for a connection
+    handler that is still running when the host's event loop ends)."""
+    runtime = tmp_path / "rt"
+    host = subprocess.Popen(
+        [sys.executable, "-m", "tabsight", "host", extension_origin()], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=front_env(TABSIGHT_RUNTIME_DIR=str(runtime)),
+    )
+    host.stdin.write(encode({"kind": "hello", "role": "extension", "version": __version__, "protocol": PROTOCOL_VERSION}))
+    host.stdin.flush()
+    path = runtime / f"host-{host.pid}.sock"
+    deadline = time.monotonic() + 20
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    fronts = []
+    for number in range(3):
+        front = socket.socket(socket.AF_UNIX)
+        front.connect(str(path))
+        front.sendall(encode({"kind": "hello", "role": "front", "version": __version__, "protocol": PROTOCOL_VERSION,
+                              "session": f"session-{number}"}))
+        fronts.append(front)
+    time.sleep(0.3)  # greeted: each connection waits for its front's next request
+    host.stdin.close()  # the browser quit
+    try:
+        assert host.wait(30) == 0
+        log = host.stderr.read().decode()
+        assert "Traceback" not in log, log
+        assert "stopped: the browser closed the port" in log
+    finally:
+        for front in fronts:
+            front.close()

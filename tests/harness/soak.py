@@ -495,15 +495,27 @@ def host_growth(early: dict | None, late: dict | None) -> int | None:
 
 
 def tracebacks(log: str) -> list[str]:
-    """Each Python traceback in a log, cut to its last frames and the exception that ends it (what says why)."""
+    """Each Python traceback in a log, with the line before it (what logged it) and any traceback chained to it,
+    cut to its end: the last frames and the exception, which say why."""
     found = []
     lines = log.splitlines()
-    for start, line in enumerate(lines):
-        if line.startswith("Traceback (most recent call last):"):
-            end = start + 1
+    start = 0
+    while start < len(lines):
+        if not lines[start].startswith("Traceback (most recent call last):"):
+            start += 1
+            continue
+        end = start
+        while True:
+            end += 1
             while end < len(lines) and lines[end].startswith(" "):
                 end += 1
-            found.append("\n".join(lines[start:end + 1])[-900:])
+            # the exception's line; then maybe "During handling of the above exception..." and another traceback
+            chained = end + 2 < len(lines) and lines[end + 2].startswith(("During handling", "The above exception"))
+            if not chained:
+                break
+            end += 4  # the exception, a blank line, the sentence, a blank line: at the next "Traceback"
+        found.append("\n".join(lines[max(start - 1, 0):end + 1])[-1500:])
+        start = end + 1
     return found
 
 

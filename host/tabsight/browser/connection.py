@@ -489,8 +489,9 @@ class BrowserConnection:
         return {"browser": chosen.hello.host_id, "tab_id": tab_id, "url": tab.get("url"), "title": tab.get("title")}
 
     async def open_tab(self, url: str | None, timeout_ms: int) -> dict[str, Any]:
-        """A new background tab beside the tracked one (the user's focus stays where it is), loading ``url`` if
-        given; the session tracks it from now on. ``{tab_id, url, title, status}``."""
+        """A new background tab beside the tracked one (the user's focus stays where it is; in tabsight's headless
+        browser, the tab of a new window), loading ``url`` if given; the session tracks it from now on.
+        ``{tab_id, url, title, status}``."""
         client, opener = await self.tab()
         # in tabsight's headless browser, as the session's first tab: the tab of a window of its own. A background
         # tab there paints no frame, and was seen left unloaded, its navigation aborted (1 open_tab in ~30 on a

@@ -318,6 +318,11 @@ class Host:
                     self._cancel(front, frame.id)
         except (ConnectionError, FrameTooLarge, asyncio.TimeoutError) as exc:
             log.warning("%s dropped: %s", channel.name, exc)
+        except asyncio.CancelledError:
+            # the host is ending (asyncio.run cancels what still runs): the connection ends as a closed one does.
+            # A cancelled handler would print a CancelledError traceback: Python 3.11's streams ask it for its
+            # exception in a callback, which raises
+            pass
         finally:
             self.fronts.discard(front)
             for local_id in list(front.in_flight):
