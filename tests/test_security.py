@@ -144,7 +144,8 @@ def test_a_host_whose_browser_closes_while_fronts_are_connected_ends_without_a_t
                               "session": f"session-{number}"}))
         fronts.append(front)
     time.sleep(0.3)  # greeted: each connection waits for its front's next request
-    host.stdin.close()  # the browser quit
+    host.stdout.close()  # the browser quit: what the host still tells it (the sessions went) finds no reader
+    host.stdin.close()
     try:
         assert host.wait(30) == 0
         log = host.stderr.read().decode()

@@ -132,6 +132,8 @@ class Host:
         self.whoami = Whoami()
         self._identified_at: float | None = None
         self._looking: asyncio.Future | None = None
+        #: frames on their way to the extension that nobody waits for (_tell_extension)
+        self._telling: set[asyncio.Future] = set()
         self._front_numbers = itertools.count(1)
         self._request_numbers = itertools.count(1)
         self._idle_timer: asyncio.TimerHandle | None = None
@@ -341,8 +343,7 @@ class Host:
         # in tabsight's own browser no user uses a tab: a dialog, not a user, brought one to the front
         close = ("all" if self.embedded else "unused") if self._close_on_end.pop(session, True) else "none"
         if tab_ids:
-            asyncio.ensure_future(self.extension.send(
-                frames.Event(event="tabs_ended", data={"tab_ids": tab_ids, "close": close})))
+            self._tell_extension(frames.Event(event="tabs_ended", data={"tab_ids": tab_ids, "close": close}))
 
     async def _greet(self, front: FrontConnection) -> bool:
         hello = await asyncio.wait_for(front.channel.receive(), HELLO_TIMEOUT)
@@ -533,7 +534,7 @@ class Host:
         pending.front.channel.post(
             frames.error(pending.local_id, Code.TIMEOUT, "the browser did not answer in time; the request was cancelled")
         )
-        asyncio.ensure_future(self.extension.send(frames.Cancel(id=global_id)))
+        self._tell_extension(frames.Cancel(id=global_id))
 
     def _cancel(self, front: FrontConnection, local_id: str) -> None:
         global_id = front.in_flight.pop(local_id, None)
@@ -546,14 +547,26 @@ class Host:
         self._cancelled[global_id] = None
         if len(self._cancelled) > MAX_CANCELLED:
             del self._cancelled[next(iter(self._cancelled))]
-        asyncio.ensure_future(self.extension.send(frames.Cancel(id=global_id)))
+        self._tell_extension(frames.Cancel(id=global_id))
+
+    def _tell_extension(self, frame: frames.Record) -> None:
+        """Send a frame to the extension without waiting for it (from code that cannot). The browser may have
+        gone meanwhile (it quit; the host is ending): that is no error, and logs no traceback."""
+        task = asyncio.ensure_future(self.extension.send(frame))
+        self._telling.add(task)  # kept: the loop holds tasks weakly
+        task.add_done_callback(self._told)
+
+    def _told(self, task: asyncio.Future) -> None:
+        self._telling.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.info("could not tell the extension: %r", task.exception())
 
     # -- embedded browser lifetime ----------------------------------------
 
     def _fronts_changed(self) -> None:
         if not self.fronts:
             # no session is left: the extension lets go of its debugger attachments now (the bar goes with them)
-            asyncio.ensure_future(self.extension.send(frames.Event(event="fronts", data={"count": 0})))
+            self._tell_extension(frames.Event(event="fronts", data={"count": 0}))
         if not self.embedded:
             return
         if self.fronts:
