@@ -285,7 +285,7 @@ function loadState(tab, httpStatus) {
   if (tab.status === 'unloaded') return 'the tab is unloaded: Chrome has not loaded it in the background';
   if (tab.pendingUrl) return 'the navigation is still pending';
   const url = new URL(tab.url || 'about:blank');
-  const shown = url.protocol.startsWith('http') ? url.origin : `${url.protocol}${url.protocol === 'about:' ? url.pathname : ''}`;
+  const shown = HAS_HTTP_STATUS.test(url.href) ? url.origin : `${url.protocol}${url.protocol === 'about:' ? url.pathname : ''}`;
   return `the tab is not loading; it shows ${shown}`;
 }
 

@@ -558,8 +558,9 @@ class Host:
 
     def _told(self, task: asyncio.Future) -> None:
         self._telling.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.info("could not tell the extension: %r", task.exception())
+        failed = None if task.cancelled() else task.exception()
+        if failed is not None:
+            log.info("could not tell the extension: %r", failed)
 
     # -- embedded browser lifetime ----------------------------------------
 

@@ -48,6 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import bounded, redact
 from ..limits import MAX_BODY_CHARS
+from .tabs import is_int
 
 MAX_TABS = 50
 LOG_BUFFER = 300
@@ -187,7 +188,7 @@ class Telemetry:
         """One ``telemetry`` event from the extension: ``{tab_id, origin, events}``."""
         tab_id = data.get("tab_id")
         reports = data.get("events")
-        if not isinstance(tab_id, int) or isinstance(tab_id, bool) or not isinstance(reports, list):
+        if not is_int(tab_id) or not isinstance(reports, list):
             return
         origin: Origin = "browser" if data.get("origin") == "browser" else "page"
         for report in reports[:MAX_REPORTS_PER_EVENT]:
