@@ -40,6 +40,7 @@ export const Code = Object.freeze({
   DEBUGGER_CANCELED: 'debugger_canceled',
   VIEWPORT_CHANGED: 'viewport_changed',
   NO_FILE_ACCESS: 'no_file_access',
+  NOT_ALLOWED: 'not_allowed',
 });
 
 export class TabsightError extends Error {

@@ -2,16 +2,31 @@
 // tab, for an agent that needs more than the other methods give.
 //
 // Both go through the debugger: the script with Runtime.evaluate (awaited,
-// returned by value; page CSP does not apply), each CDP step with its own
-// bound. Every step's result or error is reported; a step that times out
-// ends the call. The attachment is dropped at once afterwards (not after
-// the usual idle delay): what the steps switched on (domains, overrides,
-// interception) must not outlive the call (cdp.js renew).
+// returned by value; page CSP does not apply) in the page's main world, each
+// CDP step with its own bound, once cdp-policy.js has let it through (a step
+// it refuses ends the call, saying why). Every step's result or error is
+// reported; a step that times out ends the call. The attachment is dropped at
+// once afterwards (not after the usual idle delay): what the steps switched
+// on (domains, overrides, interception) must not outlive the call (cdp.js renew).
+//
+// The tab's URL is checked against the navigation rule before the script,
+// before each step and after the call: a page script can navigate too, and a
+// step must never read a page tabsight would not have opened. A tab found on
+// such a page is sent to about:blank.
+//
+// Unless the user allowed reading cookies (settings file, the host adds it as
+// `allow`), every cookie value of the profile is masked wherever it appears in
+// the answer, as is, URL-encoded or base64-encoded (cookie-mask.js).
 
 import { isCanceledByUser, send, withDebugger } from './cdp.js';
-import { badRequest } from './errors.js';
+import { navigationRefusal, stepRefusal } from './cdp-policy.js';
+import { maskCookieValues } from './cookie-mask.js';
+import { Code, TabsightError, badRequest } from './errors.js';
 import { MAX_CDP_STEPS } from './limits.js';
-import { intParam, optionalStringParam, tabIdParam } from './params.js';
+import { fileRootsParam, intParam, optionalStringParam, tabIdParam } from './params.js';
+
+// How long reading the profile's cookies (to mask them) may take, at most.
+const COOKIE_READ_MS = 2000;
 
 export async function execute(params, signal) {
   const tabId = tabIdParam(params);
@@ -19,27 +34,72 @@ export async function execute(params, signal) {
   const steps = stepsParam(params);
   const timeoutMs = intParam(params, 'timeout_ms', 100, 120_000, 30_000);
   const maxChars = intParam(params, 'max_chars', 1000, 100_000_000, 100_000);
+  const fileRoots = fileRootsParam(params);
+  const allow = { read_cookies: params.allow?.read_cookies === true, write_cookies: params.allow?.write_cookies === true };
   if (!script && steps.length === 0) throw badRequest('execute needs a script, cdp steps, or both');
-  await chrome.tabs.get(tabId);
+  const tabUrl = await checkedTabUrl(tabId, fileRoots, { during: false });
+  const context = { kind: params.browser_kind === 'own' ? 'own' : 'user', tabUrl, fileRoots, allow };
+  steps.forEach(({ method, params: stepParams }, index) => {
+    const why = stepRefusal(method, stepParams ?? {}, context);
+    if (why) throw new TabsightError(Code.NOT_ALLOWED, `Refused cdp[${index}] ${method}: ${why}.`);
+  });
 
   return withDebugger(tabId, async () => {
+    const cookiesBefore = allow.read_cookies ? [] : await cookieValues(tabId, signal);
     const answer = {};
     if (script) answer.script = await evaluate(tabId, script, timeoutMs, maxChars, signal);
     if (steps.length) {
       answer.cdp = [];
       let timedOut = answer.script?.timed_out ?? false;
-      for (const { method, params: stepParams } of steps) {
+      for (const [index, { method, params: stepParams }] of steps.entries()) {
         if (timedOut) {
           answer.cdp.push({ method, skipped: 'an earlier step timed out' });
           continue;
         }
+        await checkedTabUrl(tabId, fileRoots);
+        await refuseHistoryEntry(tabId, index, method, stepParams, fileRoots, signal);
         const outcome = await bounded(send(tabId, method, stepParams ?? {}, signal), timeoutMs);
         timedOut = outcome.timed_out ?? false;
         answer.cdp.push({ method, ...outcome });
       }
     }
-    return answer;
+    await checkedTabUrl(tabId, fileRoots);
+    if (allow.read_cookies) return answer;
+    // and those the call itself set (a script's document.cookie, a response's Set-Cookie)
+    return maskCookieValues(answer, [...cookiesBefore, ...await cookieValues(tabId, signal)]);
   }, { detach: 'now' });
+}
+
+// Every cookie value of the profile, read before the steps run and again after: a tab the steps crashed or
+// closed answers nothing after (its values were read before).
+async function cookieValues(tabId, signal) {
+  const outcome = await bounded(send(tabId, 'Network.getAllCookies', {}, signal), COOKIE_READ_MS);
+  return (outcome.result?.cookies ?? []).map((cookie) => cookie.value);
+}
+
+// The tab's URL (the one it is loading, if any), once it is known to be one
+// tabsight may open. Otherwise the call is refused; and where the tab got there
+// during the call (`during`: a script or step navigated it), it goes to
+// about:blank first, so that no later call reads that page. A tab the user
+// left on such a page before the call is theirs, and is not moved.
+async function checkedTabUrl(tabId, fileRoots, { during = true } = {}) {
+  const tab = await chrome.tabs.get(tabId);
+  const url = tab.pendingUrl || tab.url || 'about:blank';
+  const why = navigationRefusal(url, fileRoots);
+  if (!why) return url;
+  if (!during) throw new TabsightError(Code.NOT_ALLOWED, `Refused: the tab shows a page execute may not run in (${why}).`);
+  await chrome.tabs.update(tabId, { url: 'about:blank' });
+  throw new TabsightError(Code.NOT_ALLOWED, `Refused: the tab went to a page tabsight does not open (${why}); ` +
+    'it was sent to about:blank.');
+}
+
+// Page.navigateToHistoryEntry goes where the entry is: the same rule as Page.navigate.
+async function refuseHistoryEntry(tabId, index, method, stepParams, fileRoots, signal) {
+  if (method !== 'Page.navigateToHistoryEntry') return;
+  const { entries } = await send(tabId, 'Page.getNavigationHistory', {}, signal);
+  const entry = entries.find(({ id }) => id === stepParams?.entryId);
+  const why = entry ? navigationRefusal(entry.url, fileRoots) : null;
+  if (why) throw new TabsightError(Code.NOT_ALLOWED, `Refused cdp[${index}] ${method}: ${why}.`);
 }
 
 function stepsParam(params) {

@@ -73,3 +73,13 @@ export function optionalStringParam(params, name) {
   }
   return value;
 }
+
+// The folders local files may be opened from (the front sends the MCP client's):
+// absolute paths, none by default.
+export function fileRootsParam(params) {
+  const roots = params.file_roots ?? [];
+  if (!Array.isArray(roots) || roots.some((root) => typeof root !== 'string' || !root.startsWith('/'))) {
+    throw badRequest(`Invalid file_roots: ${describe(roots)} (allowed: a list of absolute paths)`);
+  }
+  return roots;
+}

@@ -1,10 +1,13 @@
 // The `tabs.list`, `tab.navigate`, `tab.history`, `tab.open` and `tab.close` methods.
 
 import { send, withDebuggerIfAllowed } from './cdp.js';
+import { navigationRefusal } from './cdp-policy.js';
 import { leavingPage } from './dialogs.js';
 import { Code, TabsightError } from './errors.js';
 import { ownedWindowIds } from './owned.js';
-import { boolParam, enumParam, intParam, optionalStringParam, tabIdParam, urlParam } from './params.js';
+import {
+  boolParam, enumParam, fileRootsParam, intParam, optionalStringParam, tabIdParam, urlParam,
+} from './params.js';
 import { tabUrl } from './restricted.js';
 
 const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
@@ -61,9 +64,17 @@ async function getFocusedTabId() {
   return (await lastNormalWindow(true))?.tabs?.find((tab) => tab.active)?.id ?? null;
 }
 
+// The `url` param, once the navigation rule (cdp-policy.js) allows it.
+function allowedUrlParam(params) {
+  const url = urlParam(params, 'url');
+  const why = navigationRefusal(url, fileRootsParam(params));
+  if (why) throw new TabsightError(Code.NOT_ALLOWED, `Refused to open ${url.slice(0, 200)}: ${why}.`);
+  return url;
+}
+
 export async function navigateTab(params, signal) {
   const tabId = tabIdParam(params);
-  const url = urlParam(params, 'url');
+  const url = allowedUrlParam(params);
   const timeoutMs = intParam(params, 'timeout_ms', 1, MAX_NAVIGATION_TIMEOUT_MS, DEFAULT_NAVIGATION_TIMEOUT_MS);
   if (new URL(url).protocol === 'data:') {
     // chrome.tabs.update accepts it, then Chrome drops the navigation without
@@ -127,7 +138,7 @@ export async function historyTab(params, signal) {
 // loaded as `tab.navigate` loads one.
 export async function openTab(params, signal) {
   const openerId = params.opener_tab_id === undefined ? null : tabIdParam(params, 'opener_tab_id');
-  const url = params.url === undefined ? null : urlParam(params, 'url');
+  const url = params.url === undefined ? null : allowedUrlParam(params);
   const timeoutMs = intParam(params, 'timeout_ms', 1, MAX_NAVIGATION_TIMEOUT_MS, DEFAULT_NAVIGATION_TIMEOUT_MS);
   const group = optionalStringParam(params, 'group');
   // shown at once only where nobody's focus is taken: a session's own tab in tabsight's headed browser
@@ -161,7 +172,7 @@ export async function openTab(params, signal) {
   if (url === null) return { tab_id: tab.id, url: 'about:blank', title: '', status: null };
   try {
     const left = Math.max(1, Math.round(deadline - performance.now()));
-    return { tab_id: tab.id, ...await navigateTab({ tab_id: tab.id, url, timeout_ms: left }, signal) };
+    return { tab_id: tab.id, ...await navigateTab({ tab_id: tab.id, url, timeout_ms: left, file_roots: params.file_roots }, signal) };
   } catch (err) {
     if (err instanceof TabsightError && err.code === Code.NAVIGATION_TIMEOUT) {
       // what the agent asked for, the blank's wait included

@@ -64,7 +64,8 @@ class Handler(SimpleHTTPRequestHandler):
         if parts.path == "/binary":
             return self._answer(200, "image/png", BINARY)
         if parts.path == "/set-cookie":
-            cookie = f"{query['name']}={query['value']}; Path=/; Max-Age=3600"
+            cookie = f"{query['name']}={query.get('value', '')}; Path=/; Max-Age={int(query.get('max_age', '3600'))}"
+            cookie += "; HttpOnly" if query.get("httponly") else ""
             return self._html(200, "<title>Cookie set</title>", headers={"Set-Cookie": cookie})
         return super().do_GET()
 

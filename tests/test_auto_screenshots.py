@@ -89,7 +89,7 @@ async def test_execute_returns_script_results_and_cdp_steps_with_screenshots_as_
             "script": "const h = document.querySelector('h1'); return {title: document.title, heading: h.textContent};",
             "cdp": [
                 {"method": "Page.captureScreenshot", "params": {"format": "png"}},
-                {"method": "Nope.doesNotExist"},
+                {"method": "DOM.doesNotExist"},  # allowed by the policy's DOM domain, unknown to Chrome
                 {"method": "Runtime.evaluate", "params": {"expression": "1 + 1", "returnByValue": True}},
                 {"method": "Page.captureScreenshot", "params": {"format": "jpeg", "quality": 50}},
             ],
@@ -99,7 +99,7 @@ async def test_execute_returns_script_results_and_cdp_steps_with_screenshots_as_
         assert answer["script"]["result"] == {"title": "tabsight test page", "heading": "Welcome"}
         shot1, failed, evaluated, shot2 = answer["cdp"]
         assert shot1["result"]["data"] == "<image 1, attached below>"
-        assert failed["method"] == "Nope.doesNotExist" and "wasn't found" in failed["error"]
+        assert failed["method"] == "DOM.doesNotExist" and "wasn't found" in failed["error"]
         assert evaluated["result"]["result"]["value"] == 2
         assert shot2["result"]["data"] == "<image 2, attached below>"
         # two image blocks, then the footer; no base64 left in the text

@@ -11,7 +11,7 @@ import socket
 import pytest
 from PIL import Image
 
-from conftest import mcp_client
+from conftest import mcp_client, users_browser
 from harness.calls import payload
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -92,27 +92,23 @@ async def test_tabs_and_track(browser, site):
         assert missing.is_error and "No tab with id 987654" in missing.content[0].text
 
 
-async def test_browser_internal_pages_are_refused_clearly(browser):
+async def test_browser_internal_pages_are_refused_clearly(browser, tmp_path):
     async with mcp_client() as client:
         # agents are not sent to browser internals...
         nav = await client.call_tool("interact", {"action": "navigate", "url": "chrome://version"})
         assert nav.is_error and "'url' is 'chrome://version'" in nav.content[0].text
-        # ...but a user's tab may be on one: looking at it gets a clear refusal
-        _client, tab_id = browser.call(browser.browsers.tab())
-        browser.call(browser.client.navigate(tab_id, "chrome://version", timeout_ms=30_000))
-        payload(await client.call_tool("configure", {"action": "track", "tab_id": tab_id}))  # (not its own tab)
-        try:
-            shot = await client.call_tool("screenshot", {})
-            assert shot.is_error and "Cannot capture screenshots of browser internal pages" in shot.content[0].text
-            page = await client.call_tool("observe", {"what": "page"})
-            assert page.is_error and "browser internal pages" in page.content[0].text
-            marked = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})
-            assert marked.is_error and "Cannot capture screenshots of browser internal pages" in marked.content[0].text
+    # ...but a user's tab may be on one (the user opened it: no navigation of tabsight's goes there): looking at it
+    # gets a clear refusal
+    async with users_browser(None, tmp_path, "chrome://version") as (client, _browser):
+        shot = await client.call_tool("screenshot", {})
+        assert shot.is_error and "Cannot capture screenshots of browser internal pages" in shot.content[0].text
+        page = await client.call_tool("observe", {"what": "page"})
+        assert page.is_error and "browser internal pages" in page.content[0].text
+        marked = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})
+        assert marked.is_error and "Cannot capture screenshots of browser internal pages" in marked.content[0].text
 
-            # about:blank can be captured but not scripted: said plainly, not in Chrome's words
-            await client.call_tool("interact", {"action": "navigate", "url": "about:blank"})
-            assert not (await client.call_tool("screenshot", {})).is_error
-            blank = await client.call_tool("observe", {"what": "page"})
-            assert blank.is_error and "navigate the tab to a web page first" in blank.content[0].text
-        finally:
-            await client.call_tool("interact", {"action": "navigate", "url": "about:blank"})
+        # about:blank can be captured but not scripted: said plainly, not in Chrome's words
+        payload(await client.call_tool("interact", {"action": "navigate", "url": "about:blank"}))
+        assert not (await client.call_tool("screenshot", {})).is_error
+        blank = await client.call_tool("observe", {"what": "page"})
+        assert blank.is_error and "navigate the tab to a web page first" in blank.content[0].text

@@ -56,6 +56,7 @@ class Code(str, Enum):
     DEBUGGER_CANCELED = "debugger_canceled"
     VIEWPORT_CHANGED = "viewport_changed"
     NO_FILE_ACCESS = "no_file_access"
+    NOT_ALLOWED = "not_allowed"
 
     def __str__(self) -> str:
         return self.value
@@ -115,6 +116,9 @@ HINTS: dict[Code, str] = {
     Code.VIEWPORT_CHANGED: "Take a new screenshot and use its coordinates, or target the element by label or selector.",
     Code.NO_FILE_ACCESS: "Ask the user to turn on 'Allow access to file URLs' in tabsight's Details at "
     "chrome://extensions, then call again.",
+    Code.NOT_ALLOWED: "tabsight's security boundary refuses this (README: Security). Use the tools' own actions "
+    "(navigate, screenshot, observe, interact) for page work; what only the user may allow is in their tabsight "
+    "settings file, never a tool argument.",
 }
 
 

@@ -75,6 +75,12 @@ def allowed_roots(cwd: str | None = None) -> list[Root]:
     return roots
 
 
+def file_roots(cwd: str | None = None) -> list[str]:
+    """The folders local files may be opened from in the browser (``file://`` navigations): the same roots as
+    uploads'. The extension refuses a ``file:`` URL outside them, whoever asks for it (extension/cdp-policy.js)."""
+    return [root.path for root in allowed_roots(cwd)]
+
+
 def checked(paths: Sequence[str], cwd: str | None = None) -> list[Upload]:
     """Each path as an ``Upload``; or a ``ToolError`` naming every path refused, why, and how to allow it."""
     cwd = cwd or os.getcwd()

@@ -17,7 +17,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .. import images
+from .. import images, uploads
 from ..errors import BrowserError, Code
 from ..progress import phase
 from ..protocol import frames
@@ -158,8 +158,8 @@ class BrowserClient:
         return await self._ask(Method.TABS_LIST, {}, timeout)
 
     async def navigate(self, tab_id: int, url: str, timeout_ms: int = 30_000) -> dict[str, Any]:
-        return await self._ask(Method.TAB_NAVIGATE, {"tab_id": tab_id, "url": url, "timeout_ms": timeout_ms},
-                               timeout_ms / 1000 + MARGIN)
+        request = {"tab_id": tab_id, "url": url, "timeout_ms": timeout_ms, "file_roots": uploads.file_roots()}
+        return await self._ask(Method.TAB_NAVIGATE, request, timeout_ms / 1000 + MARGIN)
 
     async def history(self, tab_id: int, direction: str, timeout_ms: int = 30_000) -> dict[str, Any]:
         """back, forward or reload, waited for as ``navigate`` is: ``{url, title, status}``."""
@@ -173,7 +173,7 @@ class BrowserClient:
         """A new background tab (``active``: the one its window shows) beside ``opener_tab_id``, loading ``url``
         if given, in the tab group titled ``group`` (made if the window has none); with ``window``, the tab of a
         new unfocused window instead: ``{tab_id, url, title, status}``. The session owns it."""
-        request: dict[str, Any] = {"timeout_ms": timeout_ms}
+        request: dict[str, Any] = {"timeout_ms": timeout_ms, "file_roots": uploads.file_roots()}
         if active:
             request["active"] = True
         if window:
@@ -334,7 +334,8 @@ class BrowserClient:
     ) -> dict[str, Any]:
         """A page script and CDP steps, each bounded by ``timeout_ms``; the whole call by their sum (at most 10 min).
         A script result longer than ``max_chars`` of JSON comes back cut, with its length."""
-        request = {"tab_id": tab_id, "script": script, "cdp": cdp, "timeout_ms": timeout_ms, "max_chars": max_chars}
+        request = {"tab_id": tab_id, "script": script, "cdp": cdp, "timeout_ms": timeout_ms, "max_chars": max_chars,
+                   "file_roots": uploads.file_roots()}
         bound = min(600, timeout_ms / 1000 * (len(cdp) + 2) + 10)
         return await self._ask(Method.PAGE_EXECUTE, request, bound)
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import __version__
+from .. import __version__, settings
 from ..errors import Code
 from ..limits import PROTOCOL_VERSION
 from ..paths import extension_id
@@ -416,6 +416,10 @@ class Host:
         forwarded = request.replace(id=global_id)
         if request.method == Method.CAPTURE.value:  # the extension shares Chrome's capture quota out by session
             forwarded = forwarded.replace(params={**request.params, "session": holder.session})
+        if request.method == Method.PAGE_EXECUTE.value:
+            # what only the user may allow comes from their settings file, whatever the front sent (settings.py)
+            kind = "own" if self.embedded else "user"
+            forwarded = forwarded.replace(params={**request.params, "browser_kind": kind, "allow": settings.allowed(kind)})
         try:
             await self.extension.send(forwarded)
         except FrameTooLarge as exc:
