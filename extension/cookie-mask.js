@@ -12,13 +12,14 @@ const MIN_VALUE_LENGTH = 6;
 // a base64 form shorter than this would match too much by chance
 const MIN_ENCODED_LENGTH = 8;
 
-// `answer` with every form of each of `values` in its strings replaced.
-export function maskCookieValues(answer, values) {
+// `answer` with every form of each of `values` in its strings replaced, except
+// the strings whose path of keys `skip(path)` names (an image's base64 data).
+export function maskCookieValues(answer, values, skip = () => false) {
   const forms = [...new Set(values.filter((value) => value.length >= MIN_VALUE_LENGTH).flatMap(formsOf))]
     .sort((a, b) => b.length - a.length);
   if (forms.length === 0) return answer;
   const mask = (text) => forms.reduce((masked, form) => masked.split(form).join(COOKIE_MASK), text);
-  return walk(answer, mask);
+  return walk(answer, mask, skip, []);
 }
 
 function formsOf(value) {
@@ -32,11 +33,11 @@ function formsOf(value) {
   return forms;
 }
 
-function walk(value, mask) {
-  if (typeof value === 'string') return mask(value);
-  if (Array.isArray(value)) return value.map((item) => walk(item, mask));
+function walk(value, mask, skip, path) {
+  if (typeof value === 'string') return skip(path) ? value : mask(value);
+  if (Array.isArray(value)) return value.map((item, index) => walk(item, mask, skip, [...path, index]));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [mask(key), walk(item, mask)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [mask(key), walk(item, mask, skip, [...path, key])]));
   }
   return value;
 }

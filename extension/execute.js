@@ -27,6 +27,9 @@ import { fileRootsParam, intParam, optionalStringParam, tabIdParam } from './par
 
 // How long reading the profile's cookies (to mask them) may take, at most.
 const COOKIE_READ_MS = 2000;
+// Steps whose result's `data` is binary, base64: an image or a PDF cannot be masked, and a value's base64 form
+// met there by chance must not break it.
+const BINARY_RESULTS = new Set(['Page.captureScreenshot', 'Page.printToPDF']);
 
 export async function execute(params, signal) {
   const tabId = tabIdParam(params);
@@ -45,7 +48,6 @@ export async function execute(params, signal) {
   });
 
   return withDebugger(tabId, async () => {
-    const cookiesBefore = allow.read_cookies ? [] : await cookieValues(tabId, signal);
     const answer = {};
     if (script) answer.script = await evaluate(tabId, script, timeoutMs, maxChars, signal);
     if (steps.length) {
@@ -64,17 +66,36 @@ export async function execute(params, signal) {
       }
     }
     await checkedTabUrl(tabId, fileRoots);
-    if (allow.read_cookies) return answer;
-    // and those the call itself set (a script's document.cookie, a response's Set-Cookie)
-    return maskCookieValues(answer, [...cookiesBefore, ...await cookieValues(tabId, signal)]);
+    return allow.read_cookies ? answer : withoutCookieValues(tabId, answer, signal);
   }, { detach: 'now' });
 }
 
-// Every cookie value of the profile, read before the steps run and again after: a tab the steps crashed or
-// closed answers nothing after (its values were read before).
-async function cookieValues(tabId, signal) {
-  const outcome = await bounded(send(tabId, 'Network.getAllCookies', {}, signal), COOKIE_READ_MS);
-  return (outcome.result?.cookies ?? []).map((cookie) => cookie.value);
+// The answer with the profile's cookie values masked in every text a script or step returned (cookie-mask.js),
+// read once the steps are done (a value they set is one too). Where they cannot be read (the steps crashed the
+// tab), the texts are withheld rather than let through unchecked.
+async function withoutCookieValues(tabId, answer, signal) {
+  const binary = ([list, index, result, key]) => list === 'cdp' && result === 'result' && key === 'data'
+    && BINARY_RESULTS.has(answer.cdp[index]?.method);
+  if (!holdsText(answer, binary)) return answer; // a screenshot's answer: nothing to read the cookies for
+  const read = await bounded(send(tabId, 'Network.getAllCookies', {}, signal), COOKIE_READ_MS);
+  if (read.error) {
+    const withheld = 'withheld: the cookie values it might hold could not be checked (the tab did not answer)';
+    return {
+      ...(answer.script && { script: { error: withheld } }),
+      ...(answer.cdp && { cdp: answer.cdp.map(({ method, skipped }) => (skipped ? { method, skipped } : { method, error: withheld })) }),
+    };
+  }
+  return maskCookieValues(answer, read.result.cookies.map((cookie) => cookie.value), binary);
+}
+
+// Whether the answer carries any text a page or step produced (not a step's method name, not binary data).
+function holdsText(answer, binary) {
+  const texts = (value, path) => {
+    if (typeof value === 'string') return !binary(path) && path.at(-1) !== 'method';
+    if (value && typeof value === 'object') return Object.entries(value).some(([key, item]) => texts(item, [...path, key]));
+    return false;
+  };
+  return texts(answer, []);
 }
 
 // The tab's URL (the one it is loading, if any), once it is known to be one
