@@ -188,7 +188,8 @@ class InteractParams(Params):
     files: list[FilePath] | None = Field(
         default=None, min_length=1, max_length=MAX_UPLOAD_FILES,
         description="upload: the files' paths (absolute, or from the MCP client's working directory). Only regular "
-        f"files under the working directory, the temp folder or a folder in {uploads.ENV} are allowed.",
+        f"files under the working directory, tabsight's upload folder {uploads.upload_folder_path()} (put files "
+        f"made for an upload there) or a folder in {uploads.ENV} are allowed; the temp folder is not.",
     )
     tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
 
