@@ -27,6 +27,7 @@ def _shot(args: argparse.Namespace) -> int:
     embedded.launch_ahead(not args.headed, linger=0)
 
     from .browser.connection import BrowserConnection
+    from .paths import write_private
     from .session.state import Session
     from .tools import dispatch
 
@@ -59,7 +60,7 @@ def _shot(args: argparse.Namespace) -> int:
                 output.with_name(f"{output.stem}-{n}{output.suffix}") for n in range(1, len(tiles) + 1)
             ]
             for path, tile in zip(paths, tiles):
-                path.write_bytes(tile.data)
+                write_private(path, tile.data)  # a page's picture: the user's alone, as every file of ours
             print(f"{', '.join(map(str, paths))}: {json.dumps(shot.result, separators=(',', ':'))}")
             return 0
         finally:
