@@ -1,6 +1,6 @@
 """Which files interact upload may send (tabsight.uploads): regular files under the working directory, tabsight's
-upload folder or a folder of TABSIGHT_UPLOAD_ROOTS, judged by where their path resolves; refusals name each path, why, and
-how to allow it. No browser: the policy runs in the front, before any request."""
+upload folder or a folder of TABSIGHT_UPLOAD_ROOTS, judged by where their path resolves; refusals name each path,
+why, and how to allow it. No browser: the policy runs in the front, before any request."""
 
 from __future__ import annotations
 

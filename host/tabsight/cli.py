@@ -76,6 +76,8 @@ def _ci_result(args: argparse.Namespace) -> int:
 
     from .browser.client import BrowserClient
     from .browser.hosts import connect_all
+    from .errors import BrowserError
+    from .paths import FolderError
 
     raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
     try:
@@ -97,7 +99,11 @@ def _ci_result(args: argparse.Namespace) -> int:
                 await link.close()
         return len(links)
 
-    sent = asyncio.run(send())
+    try:
+        sent = asyncio.run(send())
+    except (BrowserError, FolderError) as exc:  # a runtime folder or a socket of another user's: said, no traceback
+        print(f"tabsight ci-result: {exc}", file=sys.stderr)
+        return 1
     if not sent:
         print("tabsight ci-result: no browser with tabsight is running; nothing was sent", file=sys.stderr)
         return 1

@@ -75,9 +75,9 @@ def runtime_dir() -> Path:
     """The per-user folder holding host sockets: made 0700 where missing, checked from ``/`` down (``owned_folder``).
 
     ``TABSIGHT_RUNTIME_DIR`` when set (the test suite gives each run its own, so it never meets a user's browser),
-    checked the same way, and never chmod-ed: the user named it. Else a fixed path that the front and the host
-    each find on their own: ``$XDG_RUNTIME_DIR/tabsight``, else ``run`` in the user's cache folder
-    (``~/.cache/tabsight/run``), the first where a socket's path fits (``SOCKET_PATH_LIMIT``), else
+    checked the same way, and chmod-ed only if tabsight made it: the user named it. Else a fixed path that the
+    front and the host each find on their own: ``$XDG_RUNTIME_DIR/tabsight``, else ``run`` in the user's cache
+    folder (``~/.cache/tabsight/run``), the first where a socket's path fits (``SOCKET_PATH_LIMIT``), else
     ``/tmp/tabsight-<uid>``. ``TMPDIR`` has no say: the browser that starts a host may have another one than the
     MCP client that starts a front.
     """

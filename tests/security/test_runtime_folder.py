@@ -8,6 +8,7 @@ folders chowned to nobody (uid 65534)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -156,7 +157,7 @@ async def test_a_runtime_folder_another_user_could_change_is_refused_with_what_t
     async with mcp_client(env) as client:
         message = refusal(await client.call_tool("observe", {"what": "tabs"}))
     assert message.startswith(f"The runtime folder {runtime} cannot be used: {problem}"), message
-    assert "change TABSIGHT_RUNTIME_DIR, which names it, to a folder only you can write." in message.replace("Change", "change")
+    assert re.search(r"[Cc]hange TABSIGHT_RUNTIME_DIR, which names it, to a folder only you can write\.$", message)
     assert "set TABSIGHT_RUNTIME_DIR" not in message  # it is set: the fix is elsewhere
     assert "Internal error" not in message and "PermissionError" not in message and "No browser" not in message
 
