@@ -4,19 +4,23 @@ files under the allowed folders; tests/test_upload_policy.py has the rules), and
 
 tests/pages/upload.html has a visible multiple file input, a button that opens a hidden single-file input, and a
 button that opens nothing; its change handler keeps what each input then holds. tests/realapps/pages/dropzone.html
-is Dropzone.js from npm, whose zones open a hidden input of Dropzone's own on a click. The files live in tmp_path,
-under the temp folder, one of the folders uploads may come from.
+is Dropzone.js from npm, whose zones open a hidden input of Dropzone's own on a click. The files live in a folder
+of their own in tabsight's upload folder, one of the folders uploads may come from.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from conftest import client_on, mcp_client, users_browser
 from harness.calls import payload, refusal, script
 from tabsight.paths import extension_id
+from tabsight.uploads import upload_folder
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -30,11 +34,20 @@ async def refused(client, *files, **target) -> str:
 
 
 @pytest.fixture
-def notes(tmp_path):
+def scratch():
+    """A folder of the test's own in tabsight's upload folder (the front's is the same: same temp folder, same
+    user)."""
+    folder = Path(tempfile.mkdtemp(dir=upload_folder()))
+    yield folder
+    shutil.rmtree(folder)
+
+
+@pytest.fixture
+def notes(scratch):
     """Two small files: notes.txt (11 bytes) and data.csv (17 bytes)."""
-    text = tmp_path / "notes.txt"
+    text = scratch / "notes.txt"
     text.write_text("hello world")
-    table = tmp_path / "data.csv"
+    table = scratch / "data.csv"
     table.write_text("a,b\n1,2\n3,4\n5,67\n")
     return text, table
 
@@ -107,13 +120,13 @@ async def test_a_point_on_a_file_input_opens_its_chooser(upload_page, notes):
     assert [f["name"] for f in answer["input_files"]] == ["notes.txt", "data.csv"]
 
 
-async def test_refusals_name_the_path_and_how_to_allow_it_and_leave_the_tab_as_it_was(upload_page, notes, tmp_path):
+async def test_refusals_name_the_path_and_how_to_allow_it_and_leave_the_tab_as_it_was(upload_page, notes, scratch):
     text, table = notes
-    folder = tmp_path / "folder"
+    folder = scratch / "folder"
     folder.mkdir()
-    link = tmp_path / "hostname-link"
+    link = scratch / "hostname-link"
     link.symlink_to("/etc/hostname")
-    fifo = tmp_path / "pipe"
+    fifo = scratch / "pipe"
     os.mkfifo(fifo)
 
     message = await refused(upload_page, "/etc/hostname", selector="#files")
@@ -123,7 +136,7 @@ async def test_refusals_name_the_path_and_how_to_allow_it_and_leave_the_tab_as_i
     assert f"'{link}' ({os.path.realpath('/etc/hostname')}) is outside the folders" in message
     assert "is a directory, not a regular file" in await refused(upload_page, folder, selector="#files")
     assert "is a FIFO (named pipe)" in await refused(upload_page, fifo, selector="#files")
-    gone = tmp_path / "gone.txt"
+    gone = scratch / "gone.txt"
     assert f"'{gone}' does not exist" in await refused(upload_page, gone, selector="#files")
     # every path refused is named, in one answer
     message = await refused(upload_page, text, "/etc/hostname", folder, selector="#files")

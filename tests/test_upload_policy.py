@@ -1,6 +1,6 @@
-"""Which files interact upload may send (tabsight.uploads): regular files under the working directory, the temp
-folder or a folder of TABSIGHT_UPLOAD_ROOTS, judged by where their path resolves; refusals name each path, why, and
-how to allow it. No browser: the policy runs in the front, before any request."""
+"""Which files interact upload may send (tabsight.uploads): regular files under the working directory, tabsight's
+upload folder or a folder of TABSIGHT_UPLOAD_ROOTS, judged by where their path resolves; refusals name each path,
+why, and how to allow it. No browser: the policy runs in the front, before any request."""
 
 from __future__ import annotations
 
@@ -13,19 +13,19 @@ import pytest
 
 from tabsight.errors import ToolError
 from tabsight import uploads
-from tabsight.uploads import ENV, allowed_roots, checked
+from tabsight.uploads import ENV, UPLOAD_FOLDER, allowed_roots, checked
 
 
 @pytest.fixture
 def roots(tmp_path, monkeypatch):
-    """A working directory (project/), the temp folder (temp/) and a folder outside both (outside/), in tmp_path;
-    /tmp no root (tmp_path is in it) and TABSIGHT_UPLOAD_ROOTS unset."""
+    """A working directory (project/), tabsight's upload folder ("temp", in tempdir/, the temp folder) and a folder
+    outside both (outside/), in tmp_path; TABSIGHT_UPLOAD_ROOTS unset."""
     monkeypatch.delenv(ENV, raising=False)
-    monkeypatch.setattr(uploads, "SCRATCH", ())
-    folders = {name: tmp_path / name for name in ("project", "temp", "outside")}
+    folders = {name: tmp_path / name for name in ("project", "tempdir", "outside")}
     for folder in folders.values():
         folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folders["temp"]))
+    monkeypatch.setattr(tempfile, "tempdir", str(folders["tempdir"]))
+    folders["temp"] = uploads.upload_folder()
     monkeypatch.chdir(folders["project"])
     return folders
 
@@ -36,7 +36,7 @@ def refusal(paths, cwd=None) -> str:
     return str(info.value)
 
 
-def test_files_in_the_working_directory_and_the_temp_folder_are_allowed(roots):
+def test_files_in_the_working_directory_and_the_upload_folder_are_allowed(roots):
     (roots["project"] / "report.pdf").write_bytes(b"%PDF-1.7 tiny")
     (roots["temp"] / "shot.png").write_bytes(b"\x89PNG")
     uploads = checked(["report.pdf", str(roots["temp"] / "shot.png")])
@@ -108,7 +108,8 @@ def test_the_refusal_lists_the_folders_and_how_to_allow_one(roots):
     assert message.startswith("Did not upload: ")
     assert message.count("is outside the folders") == 2  # a missing file outside is not even looked at
     assert f"{os.path.realpath(roots['project'])} (the working directory)" in message
-    assert f"{os.path.realpath(roots['temp'])} (the temp folder)" in message
+    assert f"{os.path.realpath(roots['temp'])} ({UPLOAD_FOLDER})" in message
+    assert UPLOAD_FOLDER == "tabsight's upload folder: put files made for an upload there"
     assert f"add it to {ENV} (folders separated by {os.pathsep!r})" in message
     assert "start the MCP client in a folder that holds the file" in message
 
@@ -141,14 +142,12 @@ def test_files_are_only_looked_at_never_opened(roots, monkeypatch):
     assert checked(["a.txt"])[0].size == 29
 
 
-def test_by_default_the_working_directory_and_the_temp_folders_are_the_roots(monkeypatch, tmp_path):
+def test_by_default_the_working_directory_and_the_upload_folder_are_the_roots(monkeypatch, tmp_path):
     monkeypatch.delenv(ENV, raising=False)
     monkeypatch.chdir(tmp_path)
     listed = [(root.path, root.why) for root in allowed_roots()]
-    assert listed[0] == (os.path.realpath(tmp_path), "the working directory")
-    assert (os.path.realpath(tempfile.gettempdir()), "the temp folder") in listed
-    if os.name == "posix":
-        assert (os.path.realpath("/tmp"), "the temp folder") in listed
+    assert listed == [(os.path.realpath(tmp_path), "the working directory"),
+                      (os.path.realpath(tempfile.gettempdir()) + f"/tabsight-uploads-{os.getuid()}", UPLOAD_FOLDER)]
 
 
 @pytest.mark.parametrize("folder", ["/", "~"])
@@ -159,7 +158,7 @@ def test_a_working_directory_of_the_root_or_the_home_folder_is_no_root(roots, mo
     key.parent.mkdir()
     key.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
     cwd = os.path.expanduser(folder)
-    assert [root.why for root in allowed_roots(cwd)] == ["the temp folder"]
+    assert [root.why for root in allowed_roots(cwd)] == [UPLOAD_FOLDER]
     message = refusal([str(key)], cwd)
     assert "is outside the folders files may be uploaded from" in message and "BEGIN" not in message
     # a project folder inside the home folder is a root as before

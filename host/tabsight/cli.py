@@ -27,6 +27,7 @@ def _shot(args: argparse.Namespace) -> int:
     embedded.launch_ahead(not args.headed, linger=0)
 
     from .browser.connection import BrowserConnection
+    from .paths import write_private
     from .session.state import Session
     from .tools import dispatch
 
@@ -59,7 +60,7 @@ def _shot(args: argparse.Namespace) -> int:
                 output.with_name(f"{output.stem}-{n}{output.suffix}") for n in range(1, len(tiles) + 1)
             ]
             for path, tile in zip(paths, tiles):
-                path.write_bytes(tile.data)
+                write_private(path, tile.data)  # a page's picture: the user's alone, as every file of ours
             print(f"{', '.join(map(str, paths))}: {json.dumps(shot.result, separators=(',', ':'))}")
             return 0
         finally:
@@ -75,6 +76,8 @@ def _ci_result(args: argparse.Namespace) -> int:
 
     from .browser.client import BrowserClient
     from .browser.hosts import connect_all
+    from .errors import BrowserError
+    from .paths import FolderError
 
     raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
     try:
@@ -96,7 +99,11 @@ def _ci_result(args: argparse.Namespace) -> int:
                 await link.close()
         return len(links)
 
-    sent = asyncio.run(send())
+    try:
+        sent = asyncio.run(send())
+    except (BrowserError, FolderError) as exc:  # a runtime folder or a socket of another user's: said, no traceback
+        print(f"tabsight ci-result: {exc}", file=sys.stderr)
+        return 1
     if not sent:
         print("tabsight ci-result: no browser with tabsight is running; nothing was sent", file=sys.stderr)
         return 1

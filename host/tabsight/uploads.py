@@ -6,18 +6,23 @@ DESIGN §5: files an agent uploads come only from allowed roots, and the host ne
   project the agent works on), unless that is the filesystem's root or the home folder itself (desktop clients
   start their servers there): a root that wide would let through ``~/.ssh`` and everything else, so then only
   the other roots count;
-- the system temp folder (``tempfile.gettempdir()``), and ``/tmp`` too where that is another folder (macOS's
-  per-user ``TMPDIR``): agents and their tools write scratch files there;
+- tabsight's own upload folder, ``<temp folder>/tabsight-uploads-<uid>`` (``upload_folder``): agents put the
+  files they make for an upload (a screenshot, a generated report) there. It is made 0700 and checked as the
+  runtime folder is (``paths.owned_folder``: the user's, no symlink of another's on the way). The temp folder
+  itself is no root: other programs keep their credentials there (a Kerberos ticket cache ``/tmp/krb5cc_<uid>``,
+  mode 0600, is the user's own file, and a site must not get it);
 - the folders named in ``TABSIGHT_UPLOAD_ROOTS`` (``os.pathsep``-separated; ``~`` expanded, a relative one counts
   from the working directory).
 
 A path given is made absolute against the working directory (``~`` expanded), its symlinks and ``..`` resolved
 (``os.path.realpath``), and must then lie inside a root (resolved the same way) and be a regular file: a symlink in
 the project pointing at ``~/.ssh/id_rsa`` is judged by where it points; directories, FIFOs, devices and sockets are
-refused. Only the resolved path goes to the browser, which reads the file itself when the page asks for it, as it
-reads one the user picked. Here a file is only ``stat``-ed, and only once it is known to be inside a root: nothing
-outside the roots is even looked at. (A file swapped between this check and the browser's read is beyond it:
-whoever can do that can write in an allowed folder already.)
+refused. A hard link has no "where it points": every name of the file is the file, and another of its names may be
+outside the roots, so a regular file with more than one name (``st_nlink`` > 1) is refused, and the message says to
+upload a copy. Only the resolved path goes to the browser, which reads the file itself when the page asks for it,
+as it reads one the user picked. Here a file is only ``stat``-ed, and only once it is known to be inside a root:
+nothing outside the roots is even looked at. (A file swapped between this check and the browser's read is beyond
+it: whoever can do that can write in an allowed folder already.)
 """
 
 from __future__ import annotations
@@ -28,11 +33,14 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pathlib import Path
+
 from .errors import ToolError
+from .paths import owned_folder
 
 ENV = "TABSIGHT_UPLOAD_ROOTS"
-#: the temp folder agents write to whatever TMPDIR says
-SCRATCH = ("/tmp",) if os.name == "posix" else ()
+#: how the roots' list names tabsight's own upload folder, and what it is for
+UPLOAD_FOLDER = "tabsight's upload folder: put files made for an upload there"
 
 #: what a path that is not a regular file is, by its stat type
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
@@ -60,12 +68,25 @@ class Root:
     why: str
 
 
+def upload_folder_path() -> Path:
+    """Where tabsight's own upload folder is (``upload_folder`` makes and checks it)."""
+    return Path(tempfile.gettempdir()) / f"tabsight-uploads-{os.getuid()}"
+
+
+def upload_folder() -> Path:
+    """tabsight's own upload folder, made 0700 where missing: the folder agents put the files they make for an
+    upload in. Checked as the runtime folder is; ``paths.FolderError`` when another user could change it."""
+    return owned_folder(upload_folder_path(), "tabsight's upload folder", own=True,
+                        elsewhere="set TMPDIR, in tabsight's environment, to a folder only you can write (the "
+                        "upload folder is made in it)")
+
+
 def allowed_roots(cwd: str | None = None) -> list[Root]:
-    """The folders uploads may come from, resolved, each once, in the order the module docstring gives."""
+    """The folders uploads may come from, resolved, each once, in the order the module docstring gives.
+    ``paths.FolderError`` when tabsight's upload folder is another user's to change: said, not passed over."""
     cwd = cwd or os.getcwd()
     named = [] if _too_wide(cwd) else [(cwd, "the working directory")]
-    named += [(tempfile.gettempdir(), "the temp folder")]
-    named += [(folder, "the temp folder") for folder in SCRATCH]
+    named += [(str(upload_folder()), UPLOAD_FOLDER)]
     named += [(entry, ENV) for entry in os.environ.get(ENV, "").split(os.pathsep) if entry.strip()]
     roots: list[Root] = []
     for folder, why in named:
@@ -109,6 +130,11 @@ def checked(paths: Sequence[str], cwd: str | None = None) -> list[Upload]:
         if not stat.S_ISREG(info.st_mode):
             kind = next((what for test, what in _KINDS if test(info.st_mode)), "a special file")
             refused.append(f"{named} is {kind}, not a regular file")
+            continue
+        if info.st_nlink > 1:
+            refused.append(f"{named} is a hard link (the file has {info.st_nlink} names), and another of its names "
+                           "may be outside the folders files may be uploaded from: upload a copy of it instead (cp "
+                           f"makes one; {upload_folder_path()} is for files made to upload)")
             continue
         uploads.append(Upload(resolved, info.st_size))
     if refused:

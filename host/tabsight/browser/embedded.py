@@ -11,6 +11,7 @@ host removes the profile, once the browser's last process has ended.
 The browser's temp folder (``TMPDIR``) is ``tmp/`` in that profile: Chromium
 leaves an ``org.chromium.Chromium.XXXXXX`` folder there for every run (its
 process-singleton socket), which would otherwise pile up in the system's.
+Its downloads go to ``Downloads/`` in the profile too, gone with it.
 
 One launch at a time in a runtime folder (``LaunchLock``): fronts starting at
 once share one browser. ``launch_ahead`` starts one before a session asks
@@ -20,6 +21,7 @@ the session that finds its host takes it over (``take_ahead``).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -36,7 +38,7 @@ from pathlib import Path
 from .. import NATIVE_HOST_NAME, profiles
 from ..errors import BrowserError, Code
 from ..nativehost.manifest import write_launcher, write_manifest
-from ..paths import extension_dir, host_socket_path, host_socket_paths, runtime_dir
+from ..paths import extension_dir, host_socket_path, host_socket_paths, runtime_dir, write_private
 
 log = logging.getLogger("tabsight.front")
 
@@ -159,6 +161,19 @@ def _write_native_host(profile: Path) -> None:
     write_manifest(hosts / f"{NATIVE_HOST_NAME}.json", write_launcher(profile))
 
 
+def _write_download_folder(profile: Path) -> None:
+    """Downloads go to ``Downloads/`` in the profile, removed with it, never to the user's ``~/Downloads``: a
+    page's ``<a download>`` (a click of the agent's, or a script's) would otherwise leave its file in the user's
+    home for good. The profile's preferences, written before the browser's first start, say so; no prompt,
+    which a headless browser could not show."""
+    downloads = profile / "Downloads"
+    downloads.mkdir(mode=0o700)
+    (profile / "Default").mkdir(mode=0o700)
+    preferences = {"download": {"default_directory": str(downloads), "prompt_for_download": False},
+                   "savefile": {"default_directory": str(downloads)}}
+    write_private(profile / "Default" / "Preferences", json.dumps(preferences).encode())
+
+
 def sweep_stale_profiles(min_age: float = 60.0) -> list[Path]:
     """Remove the temporary profiles of embedded browsers that are gone; the paths removed.
 
@@ -226,6 +241,7 @@ def launch(
     executable = find_browser()
     profile = Path(tempfile.mkdtemp(prefix=PROFILE_PREFIX))
     _write_native_host(profile)
+    _write_download_folder(profile)
     extension = str(extension_dir())
     args = [executable, *BASE_FLAGS, f"--user-data-dir={profile}", f"--load-extension={extension}",
             f"--disable-extensions-except={extension}"]

@@ -7,8 +7,8 @@ import errno
 import logging
 from pathlib import Path
 
+from ..errors import BrowserError, Code
 from ..paths import host_socket_paths
-from ..errors import BrowserError
 from .link import HostLink
 
 log = logging.getLogger("tabsight.front")
@@ -18,7 +18,10 @@ async def connect_all(
     session: str, timeout: float = 1.0, skip: set[Path] = frozenset(), client: str = "",
 ) -> list[HostLink]:
     """Open a link to every live host, as ``session`` of MCP client ``client``. Sockets left by a host that died
-    (kill -9) are removed."""
+    (kill -9) are removed. A socket served by another user's process, or a host that refuses this user, raises
+    ``BrowserError`` ``forbidden`` (once the others are closed): it is said, not passed over for the next browser,
+    since in a folder only the user can write it means someone is where only the user's hosts should be."""
+    refusals: list[BrowserError] = []
 
     async def attempt(path: Path) -> HostLink | None:
         try:
@@ -28,12 +31,21 @@ async def connect_all(
                 path.unlink(missing_ok=True)  # nobody listens: a dead host's leftover
             else:
                 log.warning("cannot reach host %s: %s", path.name, exc)
-        except (BrowserError, asyncio.TimeoutError) as exc:
+        except BrowserError as exc:
+            if exc.code is Code.FORBIDDEN:
+                refusals.append(exc)
+            log.warning("host %s: %s", path.name, exc)
+        except asyncio.TimeoutError as exc:
             log.warning("host %s: %s", path.name, exc)
         return None
 
-    links = await asyncio.gather(*(attempt(p) for p in host_socket_paths() if p not in skip))
-    return [link for link in links if link is not None]
+    links = [link for link in await asyncio.gather(*(attempt(p) for p in host_socket_paths() if p not in skip))
+             if link is not None]
+    if refusals:
+        for link in links:
+            await link.close()
+        raise refusals[0]
+    return links
 
 
 async def probe_hosts(timeout: float = 1.0) -> list:

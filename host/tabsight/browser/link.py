@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 from .. import __version__
 from ..errors import BrowserError, Code
 from ..limits import PROTOCOL_VERSION
+from ..nativehost.peercred import peer_uid
 from ..protocol import frames
 from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
@@ -34,7 +36,17 @@ class HostLink:
 
     @classmethod
     async def open(cls, path: Path, session: str, timeout: float = 2.0, client: str = "") -> HostLink:
+        """The link to the host at ``path``; ``BrowserError`` ``forbidden`` when another user's process serves
+        that socket (nothing is sent to it) or the host refuses this front's user."""
         reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path), limit=MAX_FRAME), timeout)
+        uid = peer_uid(writer.get_extra_info("socket"))
+        if uid != os.getuid():
+            # the host checks a front's uid likewise: the session's hello, its requests and the pages it is
+            # shown go to no one else's process, whoever put that socket there
+            writer.close()
+            raise BrowserError(Code.FORBIDDEN, f"{path} is served by a process of uid {uid}, not of yours "
+                               f"({os.getuid()}): tabsight refused it and sent it nothing. Remove that socket; "
+                               "only your own browser's host may answer there.")
         channel = FrameChannel(reader, writer, name=f"host {path.name}")
         try:
             await channel.send(frames.Hello(role="front", version=__version__, session=session, client=client or None))

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 from tabsight import NATIVE_HOST_NAME, __version__
+from tabsight.errors import BrowserError
 from tabsight.install.detect import Browser, Detection, detect, manifest_in, manifest_paths, registry_key, user_data_dir
 from tabsight.install.diagnose import (
     INSTALL_FIX,
@@ -42,7 +43,7 @@ from tabsight.install.diagnose import (
     verdict,
 )
 from tabsight.nativehost.manifest import data_dir, write_atomic, write_launcher, write_manifest
-from tabsight.paths import extension_dir, extension_id, extension_origin
+from tabsight.paths import FolderError, extension_dir, extension_id, extension_origin
 
 RECORD_NAME = "installed.json"
 #: user_data_dirs: the --user-data-dir folders registered, for doctor to check
@@ -335,8 +336,10 @@ def _doctor_checks(
         checks.append(_extension_line(places[-1]))
     try:
         scan = hosts()
+    except (FolderError, BrowserError) as error:  # their message says what to do
+        return [*checks, Check("FAIL", f"could not look for running hosts: {error}")]
     except OSError as error:
-        return [*checks, fail(f"could not look for running hosts: {error}", "fix the folder the error names, or set TABSIGHT_RUNTIME_DIR")]
+        return [*checks, fail(f"could not look for running hosts: {error}", "fix the folder the error names")]
     listed = processes()
     running = None
     if listed is not None:

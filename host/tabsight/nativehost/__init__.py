@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from .. import profiles
-from ..paths import extension_origin, host_socket_path
+from ..paths import FolderError, extension_origin, host_socket_path
 
 log = logging.getLogger("tabsight.host")
 
@@ -36,7 +36,11 @@ def run(argv: list[str]) -> int:
         host = Host(await extension_channel(), host_socket_path(os.getpid()), EmbeddedSettings.from_env())
         await host.run()
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except FolderError as exc:  # the browser's log gets what is wrong with the runtime folder, and how to fix it
+        log.error("%s", exc)
+        return 1
     remove_embedded_profile(browser)
     return 0
 

@@ -7,6 +7,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BrowserError, ToolError
+from ..paths import FolderError
 from ..session.state import Session
 from . import TOOLS
 from .response import Response
@@ -32,7 +33,7 @@ async def run(session: Session, name: str, arguments: dict[str, Any] | None) -> 
         response = Response(tool.name, what=getattr(params, "what", None))
         await tool.handler(session, params, response)
         return response
-    except ToolError as exc:
+    except (ToolError, FolderError) as exc:  # a folder refused says what is wrong with it and how to fix it
         raise ToolFailure(prefix + str(exc)) from None
     except BrowserError as exc:
         raise ToolFailure(prefix + exc.explained()) from None

@@ -25,6 +25,7 @@ from pydantic import Field, field_validator, model_validator
 from ..errors import BrowserError, Code, ToolError
 from .. import uploads
 from ..limits import MAX_CDP_STEPS, MAX_UPLOAD_FILES
+from ..paths import make_folders, write_private
 from ..progress import phase
 from ..browser.client import End
 from ..session.state import Label, Session
@@ -188,7 +189,8 @@ class InteractParams(Params):
     files: list[FilePath] | None = Field(
         default=None, min_length=1, max_length=MAX_UPLOAD_FILES,
         description="upload: the files' paths (absolute, or from the MCP client's working directory). Only regular "
-        f"files under the working directory, the temp folder or a folder in {uploads.ENV} are allowed.",
+        f"files under the working directory, tabsight's upload folder {uploads.upload_folder_path()} (put files "
+        f"made for an upload there) or a folder in {uploads.ENV} are allowed; the temp folder is not.",
     )
     tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
 
@@ -428,13 +430,13 @@ async def _execute(session: Session, params: InteractParams, response: Response)
 
 
 def _dump(data: bytes, name: str) -> None:
-    """Best effort: a screenshot for whoever set TABSIGHT_SCREENSHOT_DIR (an eval harness, say)."""
+    """Best effort: a screenshot for whoever set TABSIGHT_SCREENSHOT_DIR (an eval harness, say). A picture of a
+    logged-in page, which redaction cannot mask: the file is 0600, in folders made 0700."""
     folder = os.environ.get("TABSIGHT_SCREENSHOT_DIR")
     if not folder:
         return
     try:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        (Path(folder) / name).write_bytes(data)
+        write_private(make_folders(Path(folder)) / name, data)
     except OSError as exc:
         log.warning("could not write %s to TABSIGHT_SCREENSHOT_DIR: %s", name, exc)
 
