@@ -171,6 +171,20 @@ SECRETS: list[tuple[str, str, str]] = [
      fake(40, URLSAFE)),
     ("fragment id_token", "https://app.example.com/cb#state=xyz&id_token={S}", JWT),
     ("fragment route with code", "https://app.example.com/#/callback?code={S}", fake(20)),
+    # pairs: the partner of a half that says what it is, without a name of its own
+    ("AWS secret access key next to its key ID", f"aws creds AKIA{fake(16, string.ascii_uppercase + '234567')} {S}",
+     fake(40, BASE64)),
+    ("AWS secret access key before its key ID", f"{S} / ASIA{fake(16, string.ascii_uppercase + '234567')}",
+     fake(40, BASE64)),
+    ("AWS key pair on lines of their own", f"Access key ID\nAKIA{fake(16, string.ascii_uppercase)}\n"
+                                           "Secret access key\n{S}\nShow", fake(40, BASE64)),
+    ("Alibaba Cloud AccessKey secret next to its ID", f"aliyun LTAI{fake(20)} {S}", fake(30)),
+    ("GitHub OAuth app client secret next to its client ID", f"oauth app Iv1.{fake(16, HEX)} {S}", fake(40, HEX)),
+    ("unnamed secret after a client ID", f"client_id={fake(20)} {S}", fake(32, URLSAFE)),
+    ("unnamed secret after a client ID (YAML)", f"client-id: {fake(12)}, {S}", fake(24)),
+    ("password of user:password@host", "proxy ada:{S}@proxy.corp.example:3128", fake(12)),
+    ("password of user:password@host/path", "git remote add origin deploy:{S}@git.example.com/repo.git", fake(12)),
+    ("password of curl -u", "curl -u admin:{S} https://api.example.com/v1", fake(12)),
 ]
 
 #: ordinary text that must come back unchanged
@@ -223,6 +237,11 @@ ORDINARY = [
     "A cookie associated with a cross-site resource was set without the SameSite attribute.",
     "max_tokens: 4096, temperature: 0.7",
     "Object.keys(state).length === 3",
+    # look-alikes of a credential's pair
+    "python:3.12@sha256:45b23dee08af5e43a7fea6c4cf9c25ccf269ee113168c19722f87876677c5cb2",
+    "Contact:sales@example.com",
+    "client_id=web&redirect_uri=https%3A%2F%2Fexample.com%2Fcb&state=abc&scope=openid%20profile",
+    "client-side rendering took 1234 ms; sign-up form shown",
     # selectors
     "#login-form > input[type=password]",
     'input[name="password"]',

@@ -21,6 +21,14 @@ or ``https://hooks.slack.com/services/[REDACTED]``):
   Teams webhooks, Stripe, OpenAI, Anthropic, Twilio, SendGrid, npm, PyPI,
   Shopify, Vault, DigitalOcean, Mailgun, Telegram bots and some forty more
   services (the table's first column names each).
+- Credentials in pairs, where one half says what it is and its partner,
+  unnamed, would pass for any random string: the 40-character secret next to
+  an AWS access key ID (either order, within 100 characters, as in
+  ``aws creds AKIA... wJalr...``), Alibaba Cloud's and a GitHub OAuth app's
+  secrets next to their IDs, the token right after a ``client_id`` value, the
+  password of ``user:password@host`` written without a scheme and of curl's
+  ``-u user:password``. Their rows come before the ID's own, which masks the
+  ID after them.
 - In URLs (``url()``, and every ``scheme://`` URL inside text): the whole
   userinfo (``postgres://[REDACTED]@host/db``), the values of query and
   fragment parameters with a secret-looking name (``SECRET_PARAMETER``:
@@ -103,6 +111,17 @@ _VALUE = (
 #: a Basic or Token credential, not an English word: it holds a digit, a lower-upper pair, + or /
 _CREDENTIAL = r"(?=[\w.~+/-]*(?:\d|[a-z][A-Z]|[+/]))[\w.~+/-]{8,}=*"
 
+#: an AWS access key ID (AKIA... for a user's key, ASIA... for a temporary one)
+_AWS_KEY_ID = r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"
+
+
+def _random_token(length: int, alphabet: str) -> str:
+    """A pattern for a token of exactly ``length`` characters of ``alphabet`` (a character class's inside),
+    as a group: with lower and upper case letters both, as a random one has (a hex hash or a word has not)."""
+    return (rf"(?<![{alphabet}])((?=[{alphabet}]{{0,{length - 1}}}[a-z])(?=[{alphabet}]{{0,{length - 1}}}[A-Z])"
+            rf"[{alphabet}]{{{length}}})(?![{alphabet}=])")
+
+
 # -- the table ----------------------------------------------------------------
 
 
@@ -145,8 +164,24 @@ JSON Web Token | eyj | \beyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]*(?:\.[\w-]*){0,2}
 Slack webhook           | hooks.slack.com    | hooks\.slack\.com/(?:services|workflows|triggers)/([\w+/-]{20,})
 Discord webhook         | /api/webhooks/     | discord(?:app)?\.com/api/webhooks/\d+/([\w-]{20,})
 Microsoft Teams webhook | webhook.office.com | \.webhook\.office\.com/webhookb2/([^\s"'<>]+)
+# pairs: one half of a credential says what it is, its partner next to it looks like any random string
+# (aws creds AKIA... wJalr...): the partner goes, the half that says what it is by its own row below (these
+# come first: once that half is masked, nothing tells its partner apart)
+AWS secret access key next to its key ID | akia asia abia acca a3t
+    | \b{aws_key_id}\b[\s\S]{0,100}?{aws_secret}|{aws_secret}(?=[\s\S]{0,100}?\b{aws_key_id}\b)
+Alibaba Cloud AccessKey secret next to its ID | ltai
+    | \bLTAI[A-Za-z0-9]{20}\b[\s\S]{0,100}?{alibaba_secret}|{alibaba_secret}(?=[\s\S]{0,100}?\bLTAI[A-Za-z0-9]{20}\b)
+GitHub OAuth app client secret next to its client ID | iv1. iv23 ov23
+    | \b(?:Iv1\.[a-f0-9]{16}|[IO]v23[A-Za-z0-9]{16})\b[\s\S]{0,100}?(?<![\w.-])([a-f0-9]{40})(?![\w.-])
+unnamed secret after a client ID (client_id=ID SECRET) | client_id client-id clientid
+    | (?i:client[_-]?id)\\?["'`]?[ \t]*[:=][ \t]*\\?["'`]?[\w.@-]{4,}\\?["'`]?(?:[ \t,;|&/]|\\n){1,6}\\?["'`]?
+      (?<![\w.~+/=-])((?=[\w.~+/-]{0,100}\d)(?=[\w.~+/-]{0,100}[A-Za-z])[\w.~+/-]{16,})(?![\w.~+/=-])
+password of a user:password@host (without a scheme; a URL's is masked whole) | @
+    | (?<=[\w.%+-]:)([^\s:@/"'`<>]{1,128})@(?=[\w-]+(?:\.[\w-]+)*(?::\d{1,5}(?![\w.-])|/))
+password of curl's -u user:password | -u
+    | (?<!\S)(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)\\?["']?[^\s:"']{1,64}:([^\s"']{1,128})
 # self-identifying keys and tokens: the whole token goes
-AWS access key ID             | akia asia abia acca a3t  | \b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b
+AWS access key ID             | akia asia abia acca a3t  | \b{aws_key_id}\b
 Google API key                | aiza                     | \bAIza[\w-]{35}(?![\w-])
 Google OAuth client secret    | gocspx-                  | \bGOCSPX-[\w-]{20,}
 Google OAuth access token     | ya29.                    | \bya29\.[\w-]{20,}
@@ -213,7 +248,8 @@ Shippo token                  | shippo_                  | \bshippo_(?:live|test
 Infracost token               | ico-                     | \bico-[A-Za-z0-9]{32}\b
 Scalingo token                | tk-us-                   | \btk-us-[\w-]{48}
 """, credential=_CREDENTIAL, secret_name=_secret_name(SECRET_NAME_SHORT_WORDS), value=_VALUE,
-    name_words=f"{SECRET_NAME_WORDS} {SECRET_NAME_SHORT_WORDS}")
+    name_words=f"{SECRET_NAME_WORDS} {SECRET_NAME_SHORT_WORDS}", aws_key_id=_AWS_KEY_ID,
+    aws_secret=_random_token(40, "A-Za-z0-9/+"), alibaba_secret=_random_token(30, "A-Za-z0-9"))
 
 
 # -- matching -----------------------------------------------------------------
