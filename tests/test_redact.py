@@ -6,6 +6,7 @@ formats' alphabets, so that no secret-shaped literal sits in the repository."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import string
@@ -350,3 +351,25 @@ def test_each_keyword_brings_the_rules_of_the_keywords_inside_it_or_overlapping_
         if other in keyword or any(keyword.endswith(other[:n]) for n in range(1, len(other)))))
         for keyword in own}
     assert redact._keyword_rules() == defined
+
+
+def test_every_string_of_an_answer_is_masked_whatever_its_shape():
+    token = "ghp_" + fake(36)
+    answer = {"result": {"value": [[{"deep": f"push with {token}"}]], token: 1, "access_token": fake(20),
+                         "token_type": "Bearer", "password": "", "url": f"https://a.b/?code={fake(12)}&page=2"},
+              "count": 3, "ok": True, "none": None}
+    assert redact.data(answer) == {
+        "result": {"value": [[{"deep": f"push with {MASK}"}]], MASK: 1, "access_token": MASK, "token_type": "Bearer",
+                   "password": "", "url": f"https://a.b/?code={MASK}&page=2"},
+        "count": 3, "ok": True, "none": None}
+    for _ in range(redact.DEEPEST):
+        answer = [answer]
+    assert token not in json.dumps(redact.data(answer))  # past DEEPEST, the rest is masked as its JSON text
+
+
+def test_a_selector_holding_what_redaction_masks_gives_way_to_its_structural_one():
+    structural = ":root > body > main > a:nth-of-type(2)"
+    assert redact.selector(f'a[href="https://x/cb?access_token={fake(20)}"]', structural) == structural
+    assert redact.selector(f'[aria-label="Deploy with ghp_{fake(36)}"] > span', structural) == structural
+    assert redact.selector('input[name="password"]', structural) == 'input[name="password"]'
+    assert redact.selector("#save", None) == "#save"

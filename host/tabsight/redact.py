@@ -4,8 +4,16 @@ Where it is applied: in the host, telemetry (nativehost/telemetry.py) passes
 every console message, exception, stack, request URL and CI result through
 ``text()`` or ``url()`` as the event is built, before anything stores, emits or
 logs it (docs/design.md §4), and a request's headers and text bodies
-(``network_detail``) before they leave the host; the front applies the same
-``url()`` and ``text()`` to page URLs and titles in every answer.
+(``network_detail``) before they leave the host; the front passes every
+answer through ``data()``, which masks every string in it whatever its shape
+and depth (page fields, a field's value, page text, what a script or a CDP
+call returned, and keys too, which a script's result can make of page text).
+A selector is the one string never masked: masked, it would match nothing.
+The extension sends each element's selector with a structural twin of tags
+and positions alone (no attribute value), and ``selector()`` picks the twin
+when these rules would mask something in the selector (an href with a
+token, an aria-label holding a key), so that what looks secret is decided
+here alone.
 
 What it masks (``MASK`` stands for the secret part; the name or prefix that
 tells the reader what was there stays, as in ``aws_secret_access_key=[REDACTED]``
@@ -45,7 +53,9 @@ and text with some is scanned again only by the rules those keywords belong to.
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 from urllib.parse import unquote_plus
 
 MASK = "[REDACTED]"
@@ -98,6 +108,8 @@ def _secret_name(short_words: str) -> str:
             rf"(?![a-z])(?!(?<=[A-Z])[A-Z])(?![_.-]?(?i:{_NOT_SECRET_SUFFIXES})(?![a-z]))")
 
 
+#: a name (of a JSON key, a variable, a header) whose value is masked whatever it looks like
+SECRET_NAME = re.compile(_secret_name(SECRET_NAME_SHORT_WORDS))
 #: a URL parameter whose value is masked whatever it looks like
 SECRET_PARAMETER = re.compile(_secret_name(SECRET_NAME_SHORT_WORDS + " key code pass session sid sig jwt"))
 
@@ -247,7 +259,7 @@ Flutterwave key               | flwseck flwpubk          | \bFLW(?:SECK|PUBK)_TE
 Shippo token                  | shippo_                  | \bshippo_(?:live|test)_[a-fA-F0-9]{40}\b
 Infracost token               | ico-                     | \bico-[A-Za-z0-9]{32}\b
 Scalingo token                | tk-us-                   | \btk-us-[\w-]{48}
-""", credential=_CREDENTIAL, secret_name=_secret_name(SECRET_NAME_SHORT_WORDS), value=_VALUE,
+""", credential=_CREDENTIAL, secret_name=SECRET_NAME.pattern, value=_VALUE,
     name_words=f"{SECRET_NAME_WORDS} {SECRET_NAME_SHORT_WORDS}", aws_key_id=_AWS_KEY_ID,
     aws_secret=_random_token(40, "A-Za-z0-9/+"), alibaba_secret=_random_token(30, "A-Za-z0-9"))
 
@@ -365,3 +377,42 @@ def text(value: str) -> str:
     if "://" in value:
         value = URL_IN_TEXT.sub(lambda match: _url_parts(match.group(0)), value)
     return _apply(value)
+
+
+# -- answers ------------------------------------------------------------------
+
+#: nesting deeper than this is masked as the JSON text of what it holds (a page script can return anything)
+DEEPEST = 64
+
+
+def data(value: Any, depth: int = 0) -> Any:
+    """A JSON value (an answer, a script's or a CDP call's result) with every string in it masked, at any depth
+    and whatever its shape: a string under a secret name (``{"access_token": "..."}``) whole, as in JSON
+    text; a ``url`` key's string as ``url()`` masks it; any other string, and every key (a script's result
+    can key anything by page text), as ``text()`` does."""
+    if isinstance(value, str):
+        return text(value)
+    if depth >= DEEPEST and isinstance(value, (dict, list, tuple)):
+        return text(json.dumps(value, ensure_ascii=False, default=str))
+    if isinstance(value, dict):
+        return {text(key) if isinstance(key, str) else key: _under(key, item, depth + 1)
+                for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [data(item, depth + 1) for item in value]
+    return value
+
+
+def _under(key: Any, item: Any, depth: int) -> Any:
+    if isinstance(item, str) and isinstance(key, str):
+        if item and SECRET_NAME.search(key):
+            return MASK
+        if key == "url":
+            return url(item)
+    return data(item, depth)
+
+
+def selector(chosen: str, structural: str | None) -> str:
+    """The selector an answer carries for an element: ``chosen`` (its most lasting one), unless these rules
+    would mask something in it (an attribute holding a token: masked, it would match nothing), then
+    ``structural``, the element's path of tags and positions, which holds no attribute value."""
+    return structural if structural and text(chosen) != chosen else chosen
