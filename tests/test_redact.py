@@ -373,3 +373,12 @@ def test_a_selector_holding_what_redaction_masks_gives_way_to_its_structural_one
     assert redact.selector(f'[aria-label="Deploy with ghp_{fake(36)}"] > span', structural) == structural
     assert redact.selector('input[name="password"]', structural) == 'input[name="password"]'
     assert redact.selector("#save", None) == "#save"
+
+
+@pytest.mark.parametrize("at", [0, 500, 980, 1_000, 1_020])
+def test_a_string_past_what_the_answer_keeps_is_cut_before_it_is_masked_and_no_secret_the_cut_split_stays(at):
+    token = "ghp_" + fake(36)
+    value = "x " * ((10_000 + at) // 2) + token + " y" * 1_000
+    masked = redact.data({"result": value}, 10_000)["result"]
+    assert masked.endswith(f"… [truncated: {len(value)} chars]") and len(masked) < 10_100
+    assert not any(token[n:n + 8] in masked for n in range(len(token) - 8))

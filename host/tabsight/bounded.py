@@ -27,12 +27,13 @@ DEEPEST = 64
 EARLIER_CUT = re.compile(r"… \[truncated: (\d+) chars\]$")
 
 
-def cap(text: str, limit: int) -> str:
-    """``text``, or its first ``limit`` characters and a marker with its full length."""
+def cap(text: str, limit: int, original: int | None = None) -> str:
+    """``text``, or its first ``limit`` characters and a marker with its full length (``original``: the length
+    of the text ``text`` is the start of, when it is one)."""
     if len(text) <= limit:
         return text
     earlier = EARLIER_CUT.search(text)
-    original = int(earlier.group(1)) if earlier else len(text)
+    original = original or (int(earlier.group(1)) if earlier else len(text))
     return f"{text[:limit]}… [truncated: {original} chars]"
 
 

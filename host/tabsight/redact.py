@@ -58,6 +58,8 @@ import re
 from typing import Any
 from urllib.parse import unquote_plus
 
+from . import bounded
+
 MASK = "[REDACTED]"
 
 # -- names that hold secrets --------------------------------------------------
@@ -383,32 +385,46 @@ def text(value: str) -> str:
 
 #: nesting deeper than this is masked as the JSON text of what it holds (a page script can return anything)
 DEEPEST = 64
+#: what a string cut before masking loses past the cut: more than the longest secret the cut can split
+#: (a private key block cut short is masked to its end)
+CUT_MARGIN = 1_000
 
 
-def data(value: Any, depth: int = 0) -> Any:
+def data(value: Any, longest: int | None = None, depth: int = 0) -> Any:
     """A JSON value (an answer, a script's or a CDP call's result) with every string in it masked, at any depth
     and whatever its shape: a string under a secret name (``{"access_token": "..."}``) whole, as in JSON
     text; a ``url`` key's string as ``url()`` masks it; any other string, and every key (a script's result
-    can key anything by page text), as ``text()`` does."""
+    can key anything by page text), as ``text()`` does.
+
+    A string past ``longest`` characters (the answer keeps no more of it) is cut first, marked as
+    ``bounded.cap`` marks a cut: masking a CDP call's megabytes of HTML or base64 would cost seconds. What it
+    keeps is masked with CUT_MARGIN more characters, which are then dropped with any secret the cut split."""
     if isinstance(value, str):
-        return text(value)
+        return _text_cut(value, longest)
     if depth >= DEEPEST and isinstance(value, (dict, list, tuple)):
-        return text(json.dumps(value, ensure_ascii=False, default=str))
+        return _text_cut(json.dumps(value, ensure_ascii=False, default=str), longest)
     if isinstance(value, dict):
-        return {text(key) if isinstance(key, str) else key: _under(key, item, depth + 1)
+        return {_text_cut(key, longest) if isinstance(key, str) else key: _under(key, item, longest, depth + 1)
                 for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [data(item, depth + 1) for item in value]
+        return [data(item, longest, depth + 1) for item in value]
     return value
 
 
-def _under(key: Any, item: Any, depth: int) -> Any:
+def _under(key: Any, item: Any, longest: int | None, depth: int) -> Any:
     if isinstance(item, str) and isinstance(key, str):
         if item and SECRET_NAME.search(key):
             return MASK
         if key == "url":
             return url(item)
-    return data(item, depth)
+    return data(item, longest, depth)
+
+
+def _text_cut(value: str, longest: int | None) -> str:
+    if longest is None or len(value) <= longest + CUT_MARGIN:
+        return text(value)
+    kept = text(value[:longest + CUT_MARGIN])
+    return bounded.cap(kept, len(kept) - CUT_MARGIN, len(value))
 
 
 def selector(chosen: str, structural: str | None) -> str:

@@ -104,14 +104,14 @@ class Response:
         budget = session.answer_chars
         pending = session.inbox.drain() if self.alerts else None
         if pending:
-            pending = bounded.fit(bounded.cap_fields(masked(pending)), budget // 4)
+            pending = bounded.fit(bounded.cap_fields(masked(pending, budget // 4)), budget // 4)
             budget -= bounded.size(pending)
         content: list[Content] = [self._image(image) for image in self.images]
         if self.result is not None:
-            content.append(self._text(bounded.fit(bounded.cap_fields(masked(self.result)), budget)))
+            content.append(self._text(bounded.fit(bounded.cap_fields(masked(self.result, budget)), budget)))
         notes = session.browsers.take_notes()
         if notes:
-            content.append(self._text({"_notes": masked(notes)}))  # they may name a tab's URL
+            content.append(self._text({"_notes": masked(notes, budget)}))  # they may name a tab's URL
         if self.attachments:
             content += [self._image(image) for image in self.attachments]
             count = len(self.attachments)
@@ -174,11 +174,12 @@ class Response:
         return types.ImageContent(type="image", data=base64.b64encode(image.data).decode(), mime_type=image.mime_type)
 
 
-def masked(value: Any) -> Any:
-    """An answer's JSON with every string in it masked (``redact.data``). A text a handler laid out itself
-    (observe's compact form) was masked piece by piece as it was laid out (``page_fields``, ``page_text``),
-    and stays as it is: masked as one text, a page's name next to a selector could read as ``name: value``."""
-    return value if isinstance(value, str) else redact.data(value)
+def masked(value: Any, budget: int) -> Any:
+    """An answer's JSON with every string in it masked (``redact.data``; a string past the answer's ``budget``
+    cut first). A text a handler laid out itself (observe's compact form) was masked piece by piece as it was
+    laid out (``page_fields``, ``page_text``), and stays as it is: masked as one text, a page's name next to a
+    selector could read as ``name: value``."""
+    return value if isinstance(value, str) else redact.data(value, budget)
 
 
 def page_fields(value: Any) -> Any:
