@@ -330,7 +330,8 @@ def outside_viewport(outside: dict[str, Any] | None) -> dict[str, Any] | None:
 def compact(found: dict[str, Any], annotations: list[dict[str, Any]], outline: dict[str, Any] | None,
             budget: int) -> str:
     """The annotated observe as plain text: a line for the page, a line per element (LINE_GRAMMAR), the
-    elements outside the viewport, the page's text. Page fields are masked first, as every answer's are."""
+    elements outside the viewport, the page's text. Its pieces are masked as they are laid out, every string
+    of them as in every answer (``page_fields``)."""
     page = page_fields(found["page"])
     viewport = page["viewport"]
     lines = [
