@@ -5,7 +5,8 @@
   if (globalThis.__tabsight) return;
   const {
     MAX_TITLE, MAX_URL, INTERACTIVE, EDITORS, documentId, collapse, clip, scopes, deepElementFromPoint, hits, inert, roundBox,
-    HIDEABLE, roleOf, idRefs, standInOf, identify, describe, scopedSelector, selectorFor, keepAnnotation,
+    HIDEABLE, roleOf, idRefs, standInOf, identify, describe, scopedSelector, scopedStructural, selectorFor,
+    structuralSelector, selectorFields, keepAnnotation,
   } = globalThis.__tabsightParts;
 
   // How many of the interactive elements above, and below, the viewport are listed (the nearest).
@@ -291,7 +292,7 @@
       annotation: keepAnnotation(shownMarks.map(({ element }) => element)),
       total_found: ordered.length,
       elements: shownMarks.map(({ element, box, scope }) => ({
-        selector: scopedSelector(element, scope),
+        ...selectorFields(scopedSelector(element, scope), scopedStructural(element, scope)),
         ...describe(element),
         bounds: roundBox(box),
       })),
@@ -308,7 +309,7 @@
       count: items.length,
       elements: items.slice(0, OUTSIDE_LISTED).map(({ element, scope }) => {
         const { role, name } = identify(element);
-        return { selector: scopedSelector(element, scope), role, name };
+        return { ...selectorFields(scopedSelector(element, scope), scopedStructural(element, scope)), role, name };
       }),
     });
     return { above: listed(above), below: listed(below) };
@@ -346,7 +347,7 @@
         text: clip(collapse(heading.textContent)),
       })),
       forms: [...document.forms].slice(0, MAX_FORMS).map((form) => ({
-        selector: selectorFor(form, document),
+        ...selectorFields(selectorFor(form, document), structuralSelector(form)),
         action: formAction(form),
         method: formMethod(form),
         fields: form.querySelectorAll('input, select, textarea').length,

@@ -19,7 +19,9 @@
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { deepElementFromPoint, describe, selectorPath, roundBox, offsetOf, clip, collapse } = globalThis.__tabsightParts;
+  const {
+    deepElementFromPoint, describe, selectorPath, structuralPath, selectorFields, roundBox, offsetOf, clip, collapse,
+  } = globalThis.__tabsightParts;
 
   // The computed styles a pick reports: what places, sizes and shows it.
   const STYLES = ['display', 'position', 'width', 'height', 'margin', 'padding', 'border', 'color',
@@ -113,7 +115,8 @@
     return target.nodeType === Node.ELEMENT_NODE ? target : target.parentElement;
   }
 
-  // A pick as the agent gets it: selector (matching it alone), tag, role,
+  // A pick as the agent gets it: selector (matching it alone; and its
+  // structural twin, which the host gives instead when it must), tag, role,
   // name, text, bounds (CSS px of the viewport), computed styles.
   function describePick(element) {
     const offset = offsetOf(element);
@@ -125,7 +128,7 @@
       if (value) styles[name] = clip(value, MAX_STYLE);
     }
     return {
-      selector: selectorPath(element),
+      ...selectorFields(selectorPath(element), structuralPath(element)),
       ...describe(element),
       bounds: roundBox({ x: rect.left + offset.x, y: rect.top + offset.y, width: rect.width, height: rect.height }),
       styles,

@@ -31,6 +31,13 @@
       .join(SCOPE_SEPARATOR);
   }
 
+  // The same path of tags and positions alone (structuralSelector), for
+  // each scope.
+  function scopedStructural(element, scope) {
+    return [...scope.hosts.map(([host]) => structuralSelector(host)), structuralSelector(element)]
+      .join(SCOPE_SEPARATOR);
+  }
+
   // ---- generated ids and classes ----
 
   // Shapes only generators make: CSS-in-JS class prefixes, component
@@ -291,6 +298,30 @@
     return cls ? `${tag}.${CSS.escape(cls)}` : `${tag}:nth-of-type(${alike.indexOf(node) + 1})`;
   }
 
+  // A selector of tags and positions alone, from the top of the element's
+  // document or shadow root down to it (:root > body > ul > li:nth-of-type(3)
+  // > a; div:not(* > *) > button in a shadow root): it holds no attribute value, and each step is one child of the
+  // step before, so it matches the element alone without a query to check.
+  // Every selector an answer carries comes with it: the front gives it
+  // instead when the selector holds something its redaction would mask (an
+  // href with a token, an aria-label holding a key), for the rules of what
+  // looks secret live in the host alone (host/tabsight/redact.py).
+  function structuralSelector(element) {
+    const steps = [];
+    let node = element;
+    for (; node.parentElement; node = node.parentElement) steps.unshift(positionStep(node));
+    // the top: a document's root element, or a child of a shadow root, the one kind of element there
+    // without a parent element (:scope matches nothing in a shadow root's querySelectorAll)
+    steps.unshift(node === node.ownerDocument.documentElement ? ':root' : `${positionStep(node)}:not(* > *)`);
+    return steps.join(' > ');
+  }
+
+  function positionStep(node) {
+    const tag = CSS.escape(node.localName);
+    const alike = [...node.parentNode.children].filter((sibling) => sibling.localName === node.localName);
+    return alike.length > 1 ? `${tag}:nth-of-type(${alike.indexOf(node) + 1})` : tag;
+  }
+
   // The element a selector path (scopes joined by " >>> ") names, with the
   // offset of its scope; or { error } saying what did not match.
   function resolve(selectorPath) {
@@ -335,5 +366,23 @@
     return parts.join(SCOPE_SEPARATOR);
   }
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { scopedSelector, selectorFor, selectorPath, resolve });
+  // selectorPath's structural twin: each scope's path of tags and positions.
+  function structuralPath(element) {
+    const parts = [];
+    for (let node = element; node;) {
+      const root = node.getRootNode();
+      parts.unshift(structuralSelector(node));
+      node = root.host ?? (root !== document ? root.defaultView?.frameElement : null) ?? null;
+    }
+    return parts.join(SCOPE_SEPARATOR);
+  }
+
+  // An answer's selector fields: `selector`, and `structural_selector` when it is another.
+  const selectorFields = (selector, structural) =>
+    (structural === selector ? { selector } : { selector, structural_selector: structural });
+
+  Object.assign(globalThis.__tabsightParts ??= {}, {
+    scopedSelector, scopedStructural, selectorFor, structuralSelector, selectorPath, structuralPath, selectorFields,
+    resolve,
+  });
 })();

@@ -6,6 +6,7 @@ formats' alphabets, so that no secret-shaped literal sits in the repository."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import string
@@ -171,6 +172,20 @@ SECRETS: list[tuple[str, str, str]] = [
      fake(40, URLSAFE)),
     ("fragment id_token", "https://app.example.com/cb#state=xyz&id_token={S}", JWT),
     ("fragment route with code", "https://app.example.com/#/callback?code={S}", fake(20)),
+    # pairs: the partner of a half that says what it is, without a name of its own
+    ("AWS secret access key next to its key ID", f"aws creds AKIA{fake(16, string.ascii_uppercase + '234567')} {S}",
+     fake(40, BASE64)),
+    ("AWS secret access key before its key ID", f"{S} / ASIA{fake(16, string.ascii_uppercase + '234567')}",
+     fake(40, BASE64)),
+    ("AWS key pair on lines of their own", f"Access key ID\nAKIA{fake(16, string.ascii_uppercase)}\n"
+                                           "Secret access key\n{S}\nShow", fake(40, BASE64)),
+    ("Alibaba Cloud AccessKey secret next to its ID", f"aliyun LTAI{fake(20)} {S}", fake(30)),
+    ("GitHub OAuth app client secret next to its client ID", f"oauth app Iv1.{fake(16, HEX)} {S}", fake(40, HEX)),
+    ("unnamed secret after a client ID", f"client_id={fake(20)} {S}", fake(32, URLSAFE)),
+    ("unnamed secret after a client ID (YAML)", f"client-id: {fake(12)}, {S}", fake(24)),
+    ("password of user:password@host", "proxy ada:{S}@proxy.corp.example:3128", fake(12)),
+    ("password of user:password@host/path", "git remote add origin deploy:{S}@git.example.com/repo.git", fake(12)),
+    ("password of curl -u", "curl -u admin:{S} https://api.example.com/v1", fake(12)),
 ]
 
 #: ordinary text that must come back unchanged
@@ -223,6 +238,11 @@ ORDINARY = [
     "A cookie associated with a cross-site resource was set without the SameSite attribute.",
     "max_tokens: 4096, temperature: 0.7",
     "Object.keys(state).length === 3",
+    # look-alikes of a credential's pair
+    "python:3.12@sha256:45b23dee08af5e43a7fea6c4cf9c25ccf269ee113168c19722f87876677c5cb2",
+    "Contact:sales@example.com",
+    "client_id=web&redirect_uri=https%3A%2F%2Fexample.com%2Fcb&state=abc&scope=openid%20profile",
+    "client-side rendering took 1234 ms; sign-up form shown",
     # selectors
     "#login-form > input[type=password]",
     'input[name="password"]',
@@ -331,3 +351,34 @@ def test_each_keyword_brings_the_rules_of_the_keywords_inside_it_or_overlapping_
         if other in keyword or any(keyword.endswith(other[:n]) for n in range(1, len(other)))))
         for keyword in own}
     assert redact._keyword_rules() == defined
+
+
+def test_every_string_of_an_answer_is_masked_whatever_its_shape():
+    token = "ghp_" + fake(36)
+    answer = {"result": {"value": [[{"deep": f"push with {token}"}]], token: 1, "access_token": fake(20),
+                         "token_type": "Bearer", "password": "", "url": f"https://a.b/?code={fake(12)}&page=2"},
+              "count": 3, "ok": True, "none": None}
+    assert redact.data(answer) == {
+        "result": {"value": [[{"deep": f"push with {MASK}"}]], MASK: 1, "access_token": MASK, "token_type": "Bearer",
+                   "password": "", "url": f"https://a.b/?code={MASK}&page=2"},
+        "count": 3, "ok": True, "none": None}
+    for _ in range(redact.DEEPEST):
+        answer = [answer]
+    assert token not in json.dumps(redact.data(answer))  # past DEEPEST, the rest is masked as its JSON text
+
+
+def test_a_selector_holding_what_redaction_masks_gives_way_to_its_structural_one():
+    structural = ":root > body > main > a:nth-of-type(2)"
+    assert redact.selector(f'a[href="https://x/cb?access_token={fake(20)}"]', structural) == structural
+    assert redact.selector(f'[aria-label="Deploy with ghp_{fake(36)}"] > span', structural) == structural
+    assert redact.selector('input[name="password"]', structural) == 'input[name="password"]'
+    assert redact.selector("#save", None) == "#save"
+
+
+@pytest.mark.parametrize("at", [0, 500, 980, 1_000, 1_020])
+def test_a_string_past_what_the_answer_keeps_is_cut_before_it_is_masked_and_no_secret_the_cut_split_stays(at):
+    token = "ghp_" + fake(36)
+    value = "x " * ((10_000 + at) // 2) + token + " y" * 1_000
+    masked = redact.data({"result": value}, 10_000)["result"]
+    assert masked.endswith(f"… [truncated: {len(value)} chars]") and len(masked) < 10_100
+    assert not any(token[n:n + 8] in masked for n in range(len(token) - 8))

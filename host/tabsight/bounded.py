@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from typing import Any
 
 #: the default budget of one answer's text, in characters (configure answers changes it per session)
@@ -28,12 +27,13 @@ DEEPEST = 64
 EARLIER_CUT = re.compile(r"… \[truncated: (\d+) chars\]$")
 
 
-def cap(text: str, limit: int) -> str:
-    """``text``, or its first ``limit`` characters and a marker with its full length."""
+def cap(text: str, limit: int, original: int | None = None) -> str:
+    """``text``, or its first ``limit`` characters and a marker with its full length (``original``: the length
+    of the text ``text`` is the start of, when it is one)."""
     if len(text) <= limit:
         return text
     earlier = EARLIER_CUT.search(text)
-    original = int(earlier.group(1)) if earlier else len(text)
+    original = original or (int(earlier.group(1)) if earlier else len(text))
     return f"{text[:limit]}… [truncated: {original} chars]"
 
 
@@ -87,17 +87,16 @@ PAGE_FIELDS = {
 }
 
 
-def cap_fields(value: Any, clean: Callable[[str, str], str] | None = None, depth: int = 0) -> Any:
-    """``value`` with every PAGE_FIELDS string cut to its cap (marked), at any depth; ``clean(key, text)``,
-    if given, first (the front masks secrets there)."""
+def cap_fields(value: Any, depth: int = 0) -> Any:
+    """``value`` with every PAGE_FIELDS string cut to its cap (marked), at any depth."""
     if depth >= DEEPEST:
         return value
     if isinstance(value, dict):
         return {
-            key: cap(clean(key, item) if clean else item, PAGE_FIELDS[key])
-            if key in PAGE_FIELDS and isinstance(item, str) else cap_fields(item, clean, depth + 1)
+            key: cap(item, PAGE_FIELDS[key])
+            if key in PAGE_FIELDS and isinstance(item, str) else cap_fields(item, depth + 1)
             for key, item in value.items()
         }
     if isinstance(value, list):
-        return [cap_fields(item, clean, depth + 1) for item in value]
+        return [cap_fields(item, depth + 1) for item in value]
     return value

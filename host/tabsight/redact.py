@@ -4,8 +4,16 @@ Where it is applied: in the host, telemetry (nativehost/telemetry.py) passes
 every console message, exception, stack, request URL and CI result through
 ``text()`` or ``url()`` as the event is built, before anything stores, emits or
 logs it (docs/design.md §4), and a request's headers and text bodies
-(``network_detail``) before they leave the host; the front applies the same
-``url()`` and ``text()`` to page URLs and titles in every answer.
+(``network_detail``) before they leave the host; the front passes every
+answer through ``data()``, which masks every string in it whatever its shape
+and depth (page fields, a field's value, page text, what a script or a CDP
+call returned, and keys too, which a script's result can make of page text).
+A selector is the one string never masked: masked, it would match nothing.
+The extension sends each element's selector with a structural twin of tags
+and positions alone (no attribute value), and ``selector()`` picks the twin
+when these rules would mask something in the selector (an href with a
+token, an aria-label holding a key), so that what looks secret is decided
+here alone.
 
 What it masks (``MASK`` stands for the secret part; the name or prefix that
 tells the reader what was there stays, as in ``aws_secret_access_key=[REDACTED]``
@@ -21,6 +29,14 @@ or ``https://hooks.slack.com/services/[REDACTED]``):
   Teams webhooks, Stripe, OpenAI, Anthropic, Twilio, SendGrid, npm, PyPI,
   Shopify, Vault, DigitalOcean, Mailgun, Telegram bots and some forty more
   services (the table's first column names each).
+- Credentials in pairs, where one half says what it is and its partner,
+  unnamed, would pass for any random string: the 40-character secret next to
+  an AWS access key ID (either order, within 100 characters, as in
+  ``aws creds AKIA... wJalr...``), Alibaba Cloud's and a GitHub OAuth app's
+  secrets next to their IDs, the token right after a ``client_id`` value, the
+  password of ``user:password@host`` written without a scheme and of curl's
+  ``-u user:password``. Their rows come before the ID's own, which masks the
+  ID after them.
 - In URLs (``url()``, and every ``scheme://`` URL inside text): the whole
   userinfo (``postgres://[REDACTED]@host/db``), the values of query and
   fragment parameters with a secret-looking name (``SECRET_PARAMETER``:
@@ -37,8 +53,12 @@ and text with some is scanned again only by the rules those keywords belong to.
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 from urllib.parse import unquote_plus
+
+from . import bounded
 
 MASK = "[REDACTED]"
 
@@ -90,6 +110,8 @@ def _secret_name(short_words: str) -> str:
             rf"(?![a-z])(?!(?<=[A-Z])[A-Z])(?![_.-]?(?i:{_NOT_SECRET_SUFFIXES})(?![a-z]))")
 
 
+#: a name (of a JSON key, a variable, a header) whose value is masked whatever it looks like
+SECRET_NAME = re.compile(_secret_name(SECRET_NAME_SHORT_WORDS))
 #: a URL parameter whose value is masked whatever it looks like
 SECRET_PARAMETER = re.compile(_secret_name(SECRET_NAME_SHORT_WORDS + " key code pass session sid sig jwt"))
 
@@ -102,6 +124,17 @@ _VALUE = (
 )
 #: a Basic or Token credential, not an English word: it holds a digit, a lower-upper pair, + or /
 _CREDENTIAL = r"(?=[\w.~+/-]*(?:\d|[a-z][A-Z]|[+/]))[\w.~+/-]{8,}=*"
+
+#: an AWS access key ID (AKIA... for a user's key, ASIA... for a temporary one)
+_AWS_KEY_ID = r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"
+
+
+def _random_token(length: int, alphabet: str) -> str:
+    """A pattern for a token of exactly ``length`` characters of ``alphabet`` (a character class's inside),
+    as a group: with lower and upper case letters both, as a random one has (a hex hash or a word has not)."""
+    return (rf"(?<![{alphabet}])((?=[{alphabet}]{{0,{length - 1}}}[a-z])(?=[{alphabet}]{{0,{length - 1}}}[A-Z])"
+            rf"[{alphabet}]{{{length}}})(?![{alphabet}=])")
+
 
 # -- the table ----------------------------------------------------------------
 
@@ -145,8 +178,24 @@ JSON Web Token | eyj | \beyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]*(?:\.[\w-]*){0,2}
 Slack webhook           | hooks.slack.com    | hooks\.slack\.com/(?:services|workflows|triggers)/([\w+/-]{20,})
 Discord webhook         | /api/webhooks/     | discord(?:app)?\.com/api/webhooks/\d+/([\w-]{20,})
 Microsoft Teams webhook | webhook.office.com | \.webhook\.office\.com/webhookb2/([^\s"'<>]+)
+# pairs: one half of a credential says what it is, its partner next to it looks like any random string
+# (aws creds AKIA... wJalr...): the partner goes, the half that says what it is by its own row below (these
+# come first: once that half is masked, nothing tells its partner apart)
+AWS secret access key next to its key ID | akia asia abia acca a3t
+    | \b{aws_key_id}\b[\s\S]{0,100}?{aws_secret}|{aws_secret}(?=[\s\S]{0,100}?\b{aws_key_id}\b)
+Alibaba Cloud AccessKey secret next to its ID | ltai
+    | \bLTAI[A-Za-z0-9]{20}\b[\s\S]{0,100}?{alibaba_secret}|{alibaba_secret}(?=[\s\S]{0,100}?\bLTAI[A-Za-z0-9]{20}\b)
+GitHub OAuth app client secret next to its client ID | iv1. iv23 ov23
+    | \b(?:Iv1\.[a-f0-9]{16}|[IO]v23[A-Za-z0-9]{16})\b[\s\S]{0,100}?(?<![\w.-])([a-f0-9]{40})(?![\w.-])
+unnamed secret after a client ID (client_id=ID SECRET) | client_id client-id clientid
+    | (?i:client[_-]?id)\\?["'`]?[ \t]*[:=][ \t]*\\?["'`]?[\w.@-]{4,}\\?["'`]?(?:[ \t,;|&/]|\\n){1,6}\\?["'`]?
+      (?<![\w.~+/=-])((?=[\w.~+/-]{0,100}\d)(?=[\w.~+/-]{0,100}[A-Za-z])[\w.~+/-]{16,})(?![\w.~+/=-])
+password of a user:password@host (without a scheme; a URL's is masked whole) | @
+    | (?<=[\w.%+-]:)([^\s:@/"'`<>]{1,128})@(?=[\w-]+(?:\.[\w-]+)*(?::\d{1,5}(?![\w.-])|/))
+password of curl's -u user:password | -u
+    | (?<!\S)(?:-u|-U|--user|--proxy-user)(?:[ \t]+|=)\\?["']?[^\s:"']{1,64}:([^\s"']{1,128})
 # self-identifying keys and tokens: the whole token goes
-AWS access key ID             | akia asia abia acca a3t  | \b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b
+AWS access key ID             | akia asia abia acca a3t  | \b{aws_key_id}\b
 Google API key                | aiza                     | \bAIza[\w-]{35}(?![\w-])
 Google OAuth client secret    | gocspx-                  | \bGOCSPX-[\w-]{20,}
 Google OAuth access token     | ya29.                    | \bya29\.[\w-]{20,}
@@ -212,8 +261,9 @@ Flutterwave key               | flwseck flwpubk          | \bFLW(?:SECK|PUBK)_TE
 Shippo token                  | shippo_                  | \bshippo_(?:live|test)_[a-fA-F0-9]{40}\b
 Infracost token               | ico-                     | \bico-[A-Za-z0-9]{32}\b
 Scalingo token                | tk-us-                   | \btk-us-[\w-]{48}
-""", credential=_CREDENTIAL, secret_name=_secret_name(SECRET_NAME_SHORT_WORDS), value=_VALUE,
-    name_words=f"{SECRET_NAME_WORDS} {SECRET_NAME_SHORT_WORDS}")
+""", credential=_CREDENTIAL, secret_name=SECRET_NAME.pattern, value=_VALUE,
+    name_words=f"{SECRET_NAME_WORDS} {SECRET_NAME_SHORT_WORDS}", aws_key_id=_AWS_KEY_ID,
+    aws_secret=_random_token(40, "A-Za-z0-9/+"), alibaba_secret=_random_token(30, "A-Za-z0-9"))
 
 
 # -- matching -----------------------------------------------------------------
@@ -329,3 +379,56 @@ def text(value: str) -> str:
     if "://" in value:
         value = URL_IN_TEXT.sub(lambda match: _url_parts(match.group(0)), value)
     return _apply(value)
+
+
+# -- answers ------------------------------------------------------------------
+
+#: nesting deeper than this is masked as the JSON text of what it holds (a page script can return anything)
+DEEPEST = 64
+#: what a string cut before masking loses past the cut: more than the longest secret the cut can split
+#: (a private key block cut short is masked to its end)
+CUT_MARGIN = 1_000
+
+
+def data(value: Any, longest: int | None = None, depth: int = 0) -> Any:
+    """A JSON value (an answer, a script's or a CDP call's result) with every string in it masked, at any depth
+    and whatever its shape: a string under a secret name (``{"access_token": "..."}``) whole, as in JSON
+    text; a ``url`` key's string as ``url()`` masks it; any other string, and every key (a script's result
+    can key anything by page text), as ``text()`` does.
+
+    A string past ``longest`` characters (the answer keeps no more of it) is cut first, marked as
+    ``bounded.cap`` marks a cut: masking a CDP call's megabytes of HTML or base64 would cost seconds. What it
+    keeps is masked with CUT_MARGIN more characters, which are then dropped with any secret the cut split."""
+    if isinstance(value, str):
+        return _text_cut(value, longest)
+    if depth >= DEEPEST and isinstance(value, (dict, list, tuple)):
+        return _text_cut(json.dumps(value, ensure_ascii=False, default=str), longest)
+    if isinstance(value, dict):
+        return {_text_cut(key, longest) if isinstance(key, str) else key: _under(key, item, longest, depth + 1)
+                for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [data(item, longest, depth + 1) for item in value]
+    return value
+
+
+def _under(key: Any, item: Any, longest: int | None, depth: int) -> Any:
+    if isinstance(item, str) and isinstance(key, str):
+        if item and SECRET_NAME.search(key):
+            return MASK
+        if key == "url":
+            return url(item)
+    return data(item, longest, depth)
+
+
+def _text_cut(value: str, longest: int | None) -> str:
+    if longest is None or len(value) <= longest + CUT_MARGIN:
+        return text(value)
+    kept = text(value[:longest + CUT_MARGIN])
+    return bounded.cap(kept, len(kept) - CUT_MARGIN, len(value))
+
+
+def selector(chosen: str, structural: str | None) -> str:
+    """The selector an answer carries for an element: ``chosen`` (its most lasting one), unless these rules
+    would mask something in it (an attribute holding a token: masked, it would match nothing), then
+    ``structural``, the element's path of tags and positions, which holds no attribute value."""
+    return structural if structural and text(chosen) != chosen else chosen

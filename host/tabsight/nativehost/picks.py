@@ -7,7 +7,8 @@ viewport. Only the extension's service worker sends events, and it sends this on
 with trusted input through its own UI: no page can make one.
 
 Here each pick is validated (anything malformed is dropped), redacted (URL, title, note, name and text,
-as every page field is), numbered, kept (the latest MAX_PICKS, images included, so memory stays
+as every page field is; the selector, which masked would match nothing, is the structural one the
+extension sends too when redaction would mask something in it), numbered, kept (the latest MAX_PICKS, images included, so memory stays
 bounded) and turned into an alert for every front: ``The user pointed at <button> "Save" on URL: note``.
 ``picks.query`` gives them back, newest first, for observe({what:"picked"}).
 """
@@ -59,6 +60,8 @@ class PickReport(BaseModel):
     url: str = Field(default="", max_length=8192)
     title: str = Field(default="", max_length=4000)
     selector: str = Field(min_length=1, max_length=8192)
+    #: the element's path of tags and positions, when it is not ``selector``
+    structural_selector: str | None = Field(default=None, min_length=1, max_length=8192)
     tag: str = Field(default="", max_length=100)
     role: str = Field(default="", max_length=100)
     name: str = Field(default="", max_length=4000)
@@ -104,7 +107,7 @@ class Picks:
             "tab_id": report.tab_id,
             "url": redact.url(report.url),
             "title": redact.text(report.title),
-            "selector": report.selector,
+            "selector": redact.selector(report.selector, report.structural_selector),
             "tag": report.tag,
             "role": report.role,
             "name": redact.text(report.name),

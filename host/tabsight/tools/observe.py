@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from .. import redact
 from ..browser.client import BrowserClient
 from ..limits import MAX_BODY_CHARS
 from ..session.state import Session
@@ -217,7 +218,9 @@ async def observe(session: Session, params: ObserveParams, response: Response) -
     elif params.annotate_screenshot:
         await _annotate(session, client, tab_id, params, response)
     else:
-        response.result = {"tab_id": tab_id, **await client.page_info(tab_id)}
+        info = await client.page_info(tab_id)
+        answer_selectors(info.get("forms", []))
+        response.result = {"tab_id": tab_id, **info}
         if params.page_text:
             response.result["page_text"] = outline_text(await client.page_outline(tab_id, params.page_text),
                                                         params.page_text)
@@ -228,6 +231,9 @@ async def _annotate(session: Session, client: BrowserClient, tab_id: int, params
     shot = await client.capture(tab_id, "jpeg", CAPTURE_QUALITY)
     outline = await client.page_outline(tab_id, params.page_text) if params.page_text else None
     page = found["page"]
+    answer_selectors(found["elements"])
+    for side in (found.get("outside_viewport") or {}).values():
+        answer_selectors(side.get("elements", []))
     annotations = [{"label": n, **element} for n, element in enumerate(found["elements"], 1)]
     from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and most never annotate
 
@@ -276,6 +282,13 @@ async def _picked(client: BrowserClient, params: ObserveParams, response: Respon
 # -- the forms of an answer -----------------------------------------------------------------------
 
 
+def answer_selectors(items: list[dict[str, Any]]) -> None:
+    """Each item's ``selector`` made the one an answer carries (``redact.selector``: its structural one when
+    redaction would mask something in its own), in place, before labels remember it."""
+    for item in items:
+        item["selector"] = redact.selector(item["selector"], item.pop("structural_selector", None))
+
+
 def lean(item: dict[str, Any]) -> dict[str, Any]:
     """An annotation without what is empty or repeats another field: text equal to the name or the value, the
     tag the role implies, the interactionHint the role implies. Values in its state are page text, masked as
@@ -317,7 +330,8 @@ def outside_viewport(outside: dict[str, Any] | None) -> dict[str, Any] | None:
 def compact(found: dict[str, Any], annotations: list[dict[str, Any]], outline: dict[str, Any] | None,
             budget: int) -> str:
     """The annotated observe as plain text: a line for the page, a line per element (LINE_GRAMMAR), the
-    elements outside the viewport, the page's text. Page fields are masked first, as every answer's are."""
+    elements outside the viewport, the page's text. Its pieces are masked as they are laid out, every string
+    of them as in every answer (``page_fields``)."""
     page = page_fields(found["page"])
     viewport = page["viewport"]
     lines = [

@@ -17,11 +17,13 @@ this order:
 6. the automatic screenshot that ``screenshot_mode`` asks for, or a line
    saying why there is none.
 
-It bounds the text (``tabsight.bounded``) and masks secrets
-(``tabsight.redact``): page fields (URLs, titles, names, texts, messages)
-are masked and capped wherever they appear (``page_fields`` and
-``page_text`` do the same for a handler that lays page text out itself),
-and the JSON and the alerts together stay within the session's
+It masks secrets (``tabsight.redact``) in every string the JSON, the
+notes and the alerts carry, keys included, whatever their shape (a script's
+result, a CDP call's, a page's text; ``masked``), and bounds the text
+(``tabsight.bounded``): page fields (URLs, titles, names, texts, messages)
+are capped wherever they appear (``page_fields`` and ``page_text`` mask and
+cap for a handler that lays page text out itself), and the JSON and the
+alerts together stay within the session's
 budget (100,000 characters unless ``configure answers`` says otherwise),
 cuts marked with the original length. It encodes images in base64, stores
 the session's latest screenshot, and counts what the answer weighs
@@ -102,14 +104,14 @@ class Response:
         budget = session.answer_chars
         pending = session.inbox.drain() if self.alerts else None
         if pending:
-            pending = bounded.fit(bounded.cap_fields(pending, _masked), budget // 4)
+            pending = bounded.fit(bounded.cap_fields(masked(pending, budget // 4)), budget // 4)
             budget -= bounded.size(pending)
         content: list[Content] = [self._image(image) for image in self.images]
         if self.result is not None:
-            content.append(self._text(bounded.fit(bounded.cap_fields(self.result, _masked), budget)))
+            content.append(self._text(bounded.fit(bounded.cap_fields(masked(self.result, budget)), budget)))
         notes = session.browsers.take_notes()
         if notes:
-            content.append(self._text({"_notes": notes}))
+            content.append(self._text({"_notes": masked(notes, budget)}))  # they may name a tab's URL
         if self.attachments:
             content += [self._image(image) for image in self.attachments]
             count = len(self.attachments)
@@ -172,10 +174,18 @@ class Response:
         return types.ImageContent(type="image", data=base64.b64encode(image.data).decode(), mime_type=image.mime_type)
 
 
+def masked(value: Any, budget: int) -> Any:
+    """An answer's JSON with every string in it masked (``redact.data``; a string past the answer's ``budget``
+    cut first). A text a handler laid out itself (observe's compact form) was masked piece by piece as it was
+    laid out (``page_fields``, ``page_text``), and stays as it is: masked as one text, a page's name next to a
+    selector could read as ``name: value``."""
+    return value if isinstance(value, str) else redact.data(value, budget)
+
+
 def page_fields(value: Any) -> Any:
-    """``value`` with its page fields masked and capped as ``build`` does to every result: for a handler
-    that lays page fields out as text of its own (observe's compact form), which ``build`` cannot see into."""
-    return bounded.cap_fields(value, _masked)
+    """``value`` with every string in it masked and its page fields capped as ``build`` does to every result:
+    for a handler that lays page fields out as text of its own (observe's compact form)."""
+    return bounded.cap_fields(redact.data(value))
 
 
 def page_text(text: str, limit: int) -> str:
@@ -183,8 +193,3 @@ def page_text(text: str, limit: int) -> str:
     content masked as in every page field, then cut at ``limit`` (marked)."""
     return bounded.cap(redact.text(text), limit)
 
-
-def _masked(key: str, text: str) -> str:
-    """A page field as an answer may carry it: URLs with their secret parameters and credentials masked,
-    other page text with secret-looking content masked."""
-    return redact.url(text) if key == "url" else redact.text(text)
