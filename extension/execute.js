@@ -27,6 +27,8 @@ import { fileRootsParam, intParam, optionalStringParam, tabIdParam } from './par
 
 // How long reading the profile's cookies (to mask them) may take, at most.
 const COOKIE_READ_MS = 2000;
+// How long a tab sent away from a page it may not show may take to get there.
+const LEAVE_MS = 5000;
 // Steps whose result's `data` is binary, base64: an image or a PDF cannot be masked, and a value's base64 form
 // met there by chance must not break it.
 const BINARY_RESULTS = new Set(['Page.captureScreenshot', 'Page.printToPDF']);
@@ -109,9 +111,21 @@ async function checkedTabUrl(tabId, fileRoots, { during = true } = {}) {
   const why = navigationRefusal(url, fileRoots);
   if (!why) return url;
   if (!during) throw new TabsightError(Code.NOT_ALLOWED, `Refused: the tab shows a page execute may not run in (${why}).`);
-  await chrome.tabs.update(tabId, { url: 'about:blank' });
+  await leaveFor(tabId, 'about:blank');
   throw new TabsightError(Code.NOT_ALLOWED, `Refused: the tab went to a page tabsight does not open (${why}); ` +
     'it was sent to about:blank.');
+}
+
+// Sends the tab to `url` and waits, at most LEAVE_MS, until it shows it: the next call must not find the
+// page it left.
+async function leaveFor(tabId, url) {
+  await chrome.tabs.update(tabId, { url });
+  const deadline = performance.now() + LEAVE_MS;
+  for (let tab = await chrome.tabs.get(tabId); tab.url !== url || tab.pendingUrl || tab.status === 'loading';
+    tab = await chrome.tabs.get(tabId)) {
+    if (performance.now() > deadline) break;
+    await new Promise((resolve) => { setTimeout(resolve, 20); });
+  }
 }
 
 // Page.navigateToHistoryEntry goes where the entry is: the same rule as Page.navigate.
