@@ -298,9 +298,17 @@ def cancel_button(desktop: Desktop) -> tuple[int, int] | None:
     return xs[len(xs) // 2], ys[len(ys) // 2]
 
 
-def click_cancel(desktop: Desktop) -> None:
-    """Clicks Cancel on the debugging bar, as the user does."""
-    button = cancel_button(desktop)
-    assert button is not None, "the debugging bar is not showing"
+def click_cancel(desktop: Desktop, timeout: float = 30) -> None:
+    """Clicks Cancel on the debugging bar, as the user does, once the button shows at the same place in two
+    looks in a row: Chrome draws the bar a moment after the debugger attached, and slides it in."""
+    seen: list[tuple[int, int] | None] = [None]
+
+    def settled() -> bool:
+        seen.append(cancel_button(desktop))
+        return seen[-1] is not None and seen[-1] == seen[-2]
+
+    _until(settled, "the debugging bar's Cancel button to show, in place", lambda: f"where it was seen: {seen[-5:]}",
+           timeout)
+    button = seen[-1]
     subprocess.run(["xdotool", "mousemove", str(button[0]), str(button[1]), "click", "1"], env=desktop.env,
                    check=True, timeout=10)
