@@ -78,6 +78,8 @@ class Desktop:
         self._cover: Started | None = None
         self._x_server: Started | None = None
         self._window_manager: Started | None = None
+        #: the process of each window browser_windows() listed, as it was then
+        self._owners: dict[int, int | None] = {}
         self.display = ""
         #: the environment of a program run on the desktop
         self.env: dict[str, str] = {}
@@ -185,27 +187,39 @@ class Desktop:
             self._cover = None
 
     def browser_windows(self) -> list[int]:
+        """The browsers' managed top-level windows; the process of each is noted for new_browser_window."""
+        windows = self._browser_windows()
+        self._owners.update((window, self.window_pid(window)) for window in windows)
+        return windows
+
+    def _browser_windows(self) -> list[int]:
         found = self._x("xdotool", "search", "--class", "chromium").stdout.split()
         return [int(window) for window in found if self.window_state(int(window)) is not None]
 
     def new_browser_window(self, others: set[int], title: str = "", timeout: float = 60) -> int:
-        """The browser window that is not among ``others`` and whose name begins with ``title`` (Chromium names a
-        window after its front tab), once the window manager lists it: a window is mapped a moment after the
-        browser answers its first call, and its name follows the page's title."""
+        """The browser window that is not among ``others`` (from browser_windows()) and whose name begins with
+        ``title`` (Chromium names a window after its front tab), once the window manager lists it: a window is
+        mapped a moment after the browser answers its first call, and its name follows the page's title. A
+        window of ``others`` that another process has now is new: the X server gives the ids of a client gone
+        to the next one to connect, and a browser that quits as the next one starts hands its window's id on
+        (a headed fixture waited on the window of the test before's browser so, under load)."""
         seen: set[int] = set()
+
+        def new(window: int) -> bool:
+            return window not in others or self.window_pid(window) != self._owners.get(window)
 
         def one_new() -> bool:
             # a window's state reads at times as none for a moment: the window is the one seen, not read again
             seen.clear()
-            seen.update(window for window in set(self.browser_windows()) - others
-                        if self.window_name(window).startswith(title))
+            seen.update(window for window in self._browser_windows()
+                        if new(window) and self.window_name(window).startswith(title))
             return len(seen) == 1
 
         def new_ones() -> str:
-            found = [(window, self.window_name(window), self.window_state(window))
+            found = [(window, self.window_pid(window), self.window_name(window), self.window_state(window))
                      for window in map(int, self._x("xdotool", "search", "--class", "chromium").stdout.split())
-                     if window not in others]
-            return f"the new windows of class chromium: {found}"
+                     if new(window)]
+            return f"the new windows of class chromium (id, pid, name, state): {found}"
 
         _until(one_new, f"the browser's window showing {title!r} to be mapped", new_ones, timeout)
         (window,) = seen
@@ -249,6 +263,12 @@ class Desktop:
                 if "Override Redirect State: yes" in info and "Map State: IsViewable" in info:
                     found.append(int(window, 16))
         return found
+
+    def window_pid(self, window: int) -> int | None:
+        """The process that made the window (its _NET_WM_PID, which Chromium sets), if it says."""
+        out = self._x("xprop", "-id", str(window), "_NET_WM_PID").stdout
+        figure = out.rsplit("=", 1)[-1].strip()
+        return int(figure) if figure.isdigit() else None
 
     def window_state(self, window: int) -> str | None:
         """Normal, Iconic (minimized) or Withdrawn; None for a window that is not a managed top-level one."""
