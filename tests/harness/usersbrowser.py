@@ -7,11 +7,17 @@ line. Nothing of tabsight's embedded browser: its host answers fronts run with `
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 from pathlib import Path
 
-from harness.processes import host_pids, wait_until
+from harness.desktop import Started
+from harness.processes import alive, host_pids, wait_until
 from tabsight.browser import embedded
+
+#: how long the browser may take to start its host, to hand a URL over, to quit: a few seconds on an idle
+#: machine, many times that with other work on its two cores
+BROWSER_TIMEOUT = 60
 
 
 class UsersBrowser:
@@ -21,27 +27,41 @@ class UsersBrowser:
         self.desktop = desktop
         self.profile = profile
         self.runtime = runtime
-        self.process: subprocess.Popen | None = None
+        #: the browser as started: its first process, which the user quits, and its stderr
+        self.started: Started | None = None
         #: the pid of the browser's tabsight host
         self.host: int | None = None
+        self._runs = 0
         if not (profile / "NativeMessagingHosts").exists():
             profile.mkdir(parents=True, exist_ok=True)
             embedded._write_native_host(profile)
 
     def start(self) -> None:
+        """Waited on until the browser's extension started its tabsight host, which listens in the runtime
+        folder, or the browser ended."""
         running = set(host_pids(self.runtime))  # another browser's (tabsight's embedded one)
-        self.process = self._run("about:blank")
-        if not wait_until(lambda: set(host_pids(self.runtime)) - running, 30):
-            raise TimeoutError("the browser's tabsight host did not start")
-        (self.host,) = set(host_pids(self.runtime)) - running
+        self.started = browser = self._run("about:blank")
+        wait_until(lambda: set(host_pids(self.runtime)) - running or not browser.running(), BROWSER_TIMEOUT)
+        new_hosts = set(host_pids(self.runtime)) - running
+        if not new_hosts:
+            raise TimeoutError(f"the browser's tabsight host did not start in {BROWSER_TIMEOUT} s: "
+                               f"{browser.account()}; hosts in the runtime folder: {sorted(running)}")
+        (self.host,) = new_hosts
 
     def open(self, url: str, new_window: bool = False) -> None:
         """A new tab (or window) in front, as running the browser again with a URL does. (As root,
         Chromium needs --no-sandbox, whose warning bar sits on the start-up tab and would hide the
-        viewport changes other bars make: pages are opened in tabs of their own.)"""
-        self._run(url, *(["--new-window"] if new_window else [])).wait(15)
+        viewport changes other bars make: pages are opened in tabs of their own.) Waited on until that
+        second process ended, having handed the URL to the running browser, which opens the tab a moment
+        later."""
+        handing = self._run(url, *(["--new-window"] if new_window else []))
+        try:
+            handing.process.wait(BROWSER_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise TimeoutError(f"the browser run again with {url} did not end in {BROWSER_TIMEOUT} s: "
+                               f"{handing.account()}") from None
 
-    def _run(self, url: str, *extra: str) -> subprocess.Popen:
+    def _run(self, url: str, *extra: str) -> Started:
         extension = str(embedded.extension_dir())
         if self.desktop:
             flags = [flag for flag in embedded.BASE_FLAGS if not flag.startswith("--screen-info")]  # a real screen
@@ -50,15 +70,24 @@ class UsersBrowser:
         args = [embedded.find_browser(), *flags, f"--user-data-dir={self.profile}", f"--load-extension={extension}",
                 *(["--no-sandbox"] if os.geteuid() == 0 else []), *extra, url]
         environ = self.desktop.env if self.desktop else os.environ
-        return subprocess.Popen(
-            args, env=dict(environ, TABSIGHT_RUNTIME_DIR=str(self.runtime)),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        )
+        self._runs += 1
+        return Started(args, self.profile.with_name(f"{self.profile.name}-chromium-{self._runs}.log"),
+                       env=dict(environ, TABSIGHT_RUNTIME_DIR=str(self.runtime)), start_new_session=True)
 
     def quit(self) -> None:
-        """As the user quits it: the browser ends, its profile stays."""
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(15)
-        if not wait_until(lambda: self.host not in host_pids(self.runtime), 15):
-            raise TimeoutError("the browser's tabsight host did not stop with it")
+        """As the user quits it: the browser ends, its profile stays. Waited on until the browser's first
+        process ended, and its host after it (its socket in the runtime folder gone)."""
+        browser = self.started
+        if browser and browser.running():
+            browser.process.terminate()
+            try:
+                browser.process.wait(BROWSER_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                # what is left of it must not outlive the test; its start put it in a process group of its own
+                os.killpg(browser.process.pid, signal.SIGKILL)
+                browser.process.wait()
+                raise TimeoutError(f"the browser did not quit in {BROWSER_TIMEOUT} s of a SIGTERM "
+                                   f"(killed): {browser.account()}") from None
+        if not wait_until(lambda: self.host not in host_pids(self.runtime), BROWSER_TIMEOUT):
+            state = "still running" if alive(self.host) else "gone, its socket left"
+            raise TimeoutError(f"the browser's tabsight host (pid {self.host}) did not stop with it: {state}")
