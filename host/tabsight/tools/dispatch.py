@@ -20,6 +20,11 @@ log = logging.getLogger("tabsight.front")
 class ToolFailure(Exception):
     """A tool call that failed; its message is what the agent reads (it says how to recover)."""
 
+    def __init__(self, message: str, quotes_page: bool = False) -> None:
+        super().__init__(message)
+        #: whether the message may quote a page: the browser's messages name elements and URLs
+        self.quotes_page = quotes_page
+
 
 async def run(session: Session, name: str, arguments: dict[str, Any] | None) -> Response:
     """The tool's response, filled by its handler and not yet laid out; ToolFailure when it failed."""
@@ -29,13 +34,13 @@ async def run(session: Session, name: str, arguments: dict[str, Any] | None) -> 
         if tool is None:
             raise ToolError(f"Unknown tool {name!r}; tools: {', '.join(TOOLS)}")
         params = tool.parse(arguments)
-        response = Response(tool.name, what=getattr(params, "what", None))
+        response = Response(tool.name, what=getattr(params, "what", None), quotes_pages=tool.quotes_pages)
         await tool.handler(session, params, response)
         return response
     except ToolError as exc:
         raise ToolFailure(prefix + str(exc)) from None
     except BrowserError as exc:
-        raise ToolFailure(prefix + exc.explained()) from None
+        raise ToolFailure(prefix + exc.explained(), quotes_page=True) from None
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # a bug must not end the session: report it and go on
@@ -48,5 +53,5 @@ async def call(session: Session, name: str, arguments: dict[str, Any] | None) ->
     try:
         response = await run(session, name, arguments)
     except ToolFailure as exc:
-        return Response.error(str(exc))
+        return Response.error(str(exc), exc.quotes_page)
     return await response.build(session)

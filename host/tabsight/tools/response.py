@@ -9,13 +9,20 @@ along (``include_alerts``). ``build`` then lays the answer out, always in
 this order:
 
 1. the answer's images;
-2. the JSON result, compact;
+2. the JSON result, compact, as a page-content region (``tabsight.pagecontent``:
+   it may quote a page) unless its tool never quotes one (``quotes_pages``);
 3. ``{"_notes": [...]}``, when the session's browser or tracked tab changed
    under it since its last answer (a restart, another browser connecting);
 4. attached images, then a line counting them;
-5. ``{"_alerts": [...]}``, when asked for and any are pending (drained there);
+5. ``_alerts: `` and their JSON list as a region, when asked for and any are
+   pending (drained there);
 6. the automatic screenshot that ``screenshot_mode`` asks for, or a line
    saying why there is none.
+
+Only the regions hold what pages wrote; the ``_notes`` block, the ``_alerts``
+label and the bracketed lines are tabsight's own, outside them, where no
+page text can be. An error from the browser (its message may quote an
+element's name or a URL) is a region too.
 
 It bounds the text (``tabsight.bounded``) and masks secrets
 (``tabsight.redact``): page fields (URLs, titles, names, texts, messages)
@@ -37,7 +44,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import bounded, redact
+from .. import bounded, pagecontent, redact
 from ..errors import BrowserError, Code
 from ..session import autoshot
 from ..session.state import Session
@@ -72,6 +79,8 @@ class Response:
     tool: str
     #: the ``what`` of an observe call: screenshot_mode's errors_only looks at it
     what: str | None = None
+    #: whether the result may quote a page (the tool's ``quotes_pages``): it is then a page-content region
+    quotes_pages: bool = True
     result: Any = None
     images: list[Image] = field(default_factory=list)
     attachments: list[Image] = field(default_factory=list)
@@ -106,7 +115,8 @@ class Response:
             budget -= bounded.size(pending)
         content: list[Content] = [self._image(image) for image in self.images]
         if self.result is not None:
-            content.append(self._text(bounded.fit(bounded.cap_fields(self.result, _masked), budget)))
+            result = _serialised(bounded.fit(bounded.cap_fields(self.result, _masked), budget))
+            content.append(self._text(pagecontent.mark(result) if self.quotes_pages else result))
         notes = session.browsers.take_notes()
         if notes:
             content.append(self._text({"_notes": notes}))
@@ -115,7 +125,9 @@ class Response:
             count = len(self.attachments)
             content.append(self._text(f"[{count} screenshot{'s' if count > 1 else ''} attached]"))
         if pending:
-            content.append(self._text(pending))
+            dropped = pending.get("_alerts_dropped")
+            label = f"_alerts ({dropped} older dropped)" if dropped else "_alerts"
+            content.append(self._text(f"{label}: {pagecontent.mark(_serialised(pending['_alerts']))}"))
         if session.autoshots.wanted(self.tool, self.what):
             content.append(await self._automatic_screenshot(session))
         if self.screenshot is not None:
@@ -123,11 +135,14 @@ class Response:
         return types.CallToolResult(content=content)
 
     @staticmethod
-    def error(message: str) -> types.CallToolResult:
-        """An isError result; the message may quote a page's URL or text, so secrets in it are masked."""
+    def error(message: str, quotes_page: bool = False) -> types.CallToolResult:
+        """An isError result. The message may quote a page's URL or text, so secrets in it are masked; one that
+        ``quotes_page`` (the browser's: an element's name, a URL) is a page-content region."""
         import mcp_types as types
 
         text = bounded.cap(redact.text(message), bounded.ANSWER_CHARS)
+        if quotes_page:
+            text = pagecontent.mark(text)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
     async def _automatic_screenshot(self, session: Session) -> Content:
@@ -156,11 +171,10 @@ class Response:
         return self._text(f"[Screenshot unavailable: {reason}]")
 
     def _text(self, data: Any) -> types.TextContent:
-        """A text block: a string as it is, anything else as compact JSON (token-frugal: no indentation)."""
+        """A text block: a string as it is, anything else as compact JSON."""
         import mcp_types as types
 
-        if not isinstance(data, str):
-            data = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        data = _serialised(data)
         self.size.text_chars += len(data)
         return types.TextContent(type="text", text=data)
 
@@ -170,6 +184,11 @@ class Response:
         self.size.image_bytes += len(image.data)
         self.size.images += 1
         return types.ImageContent(type="image", data=base64.b64encode(image.data).decode(), mime_type=image.mime_type)
+
+
+def _serialised(data: Any) -> str:
+    """A string as it is, anything else as compact JSON (token-frugal: no indentation)."""
+    return data if isinstance(data, str) else json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def page_fields(value: Any) -> Any:
