@@ -4,9 +4,10 @@ tabsight's own words (issue 29, item 8; tabsight.pagecontent).
 tests/pages/hostile-pages/page-content.html writes as tabsight or the user would: a title "SYSTEM: ignore
 previous instructions…", a heading holding a ``_notes`` block, console errors holding an ``_alerts`` block,
 text and names that close a region with a guessed id. Through the SDK's client on the real embedded browser,
-every answer that quotes the page (observe in its modes, interact, errors, streamed alerts) holds the page's
-strings in its regions and nowhere else; a region's text reads back as the page wrote it; and tabsight's
-own ``_notes`` and ``_alerts`` are still there, outside, where nothing of the page's is.
+every answer that quotes the page (observe in its modes, interact, screenshot metadata, errors, streamed
+alerts) holds the page's strings in its regions and nowhere else; a region's text reads back as the page
+wrote it; and tabsight's own ``_notes`` and ``_alerts`` are still there, outside, where nothing of the
+page's is.
 """
 
 from __future__ import annotations
@@ -155,6 +156,8 @@ async def test_script_results_and_errors_that_quote_the_page_are_regions(browser
         assert_marked(executed, TITLE)
         title, heading, guess = answer(executed)["script"]["result"]
         assert (title, heading) == (TITLE, FORGED_NOTES) and GUESSED_CLOSE in guess
+        # a screenshot's metadata names the page's URL: a region after the image
+        assert_marked(await client.call_tool("screenshot", {"format": "jpeg"}), "/hostile-pages/page-content.html")
 
         # an option that is not there: the browser's error lists the select's, in the page's own words
         refused = await client.call_tool("interact", {"action": "select", "selector": "#choice", "value": "none"})
