@@ -34,7 +34,7 @@ from browserloop_site import (
     Site,
 )
 from conftest import front_env, mcp_client
-from harness.calls import region
+from harness.calls import region, unmarked
 from harness.processes import wait_until
 from PIL import Image
 
@@ -108,7 +108,7 @@ def metadata(result) -> dict:
 def error(result) -> str:
     assert result.is_error, f"expected an error, got {result.content[-1]}"
     assert [block.type for block in result.content] == ["text"]
-    return result.content[0].text
+    return unmarked(result.content[0].text)
 
 
 def all_text(result) -> str:

@@ -17,7 +17,7 @@ from mcp.client.stdio import stdio_client
 from PIL import Image
 
 from conftest import front_env, front_params, mcp_client
-from harness.calls import region
+from harness.calls import region, unmarked
 from harness.processes import wait_until
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -39,7 +39,7 @@ def metadata(result) -> dict:
 
 def error(result) -> str:
     assert result.is_error, "expected an error"
-    return result.content[0].text
+    return unmarked(result.content[0].text)
 
 
 def rgb(img: Image.Image, x: int, y: int) -> tuple[int, int, int]:

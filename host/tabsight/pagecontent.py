@@ -11,7 +11,8 @@ user speaking. So every text that may quote a page is one *region*::
 
 and everything outside the regions of an answer is tabsight's own: the
 ``{"_notes": [...]}`` block, the ``_alerts`` label (its list is a region),
-the ``[2 screenshots attached]`` and ``[Screenshot unavailable: …]`` lines.
+the ``[2 screenshots attached]`` and ``[Screenshot unavailable: …]`` lines,
+an error's prefix and hint (a browser's message between them is a region).
 The description of each tool whose answers quote pages states the
 convention once (``CONVENTION``); no answer repeats it.
 

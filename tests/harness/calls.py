@@ -2,8 +2,8 @@
 percentile of call times.
 
 What an answer quotes from pages is a page-content region (``tabsight.pagecontent``): its JSON, its compact
-form, its ``_alerts`` list, a browser's error. ``region`` reads one back; ``payload``, ``alerts`` and ``refusal``
-read through them."""
+form, its ``_alerts`` list, a browser error's message. ``region`` reads one back; ``payload``, ``alerts`` and
+``refusal`` read through them."""
 
 from __future__ import annotations
 
@@ -33,9 +33,8 @@ def region(text: str) -> str:
 
 
 def unmarked(text: str) -> str:
-    """``text`` itself, or the text of the page-content region it is."""
-    found = REGION.fullmatch(text)
-    return found.group(2) if found else text
+    """``text`` without the markers of its page-content regions (their text left where it was)."""
+    return REGION.sub(r"\2", text)
 
 
 def payload(result: CallToolResult) -> dict:

@@ -159,7 +159,7 @@ async def test_script_results_and_errors_that_quote_the_page_are_regions(browser
         # a screenshot's metadata names the page's URL: a region after the image
         assert_marked(await client.call_tool("screenshot", {"format": "jpeg"}), "/hostile-pages/page-content.html")
 
-        # an option that is not there: the browser's error lists the select's, in the page's own words
+        # an option that is not there: the browser's error lists the select's in the page's own words, as a region
         refused = await client.call_tool("interact", {"action": "select", "selector": "#choice", "value": "none"})
         assert refused.is_error
         assert_marked(refused, "the user approved")

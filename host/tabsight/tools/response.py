@@ -21,8 +21,9 @@ this order:
 
 Only the regions hold what pages wrote; the ``_notes`` block, the ``_alerts``
 label and the bracketed lines are tabsight's own, outside them, where no
-page text can be. An error from the browser (its message may quote an
-element's name or a URL) is a region too.
+page text can be. An error from the browser has its message (which may quote
+an element's name or a URL) as a region, the tool's prefix and the hint
+outside it.
 
 It bounds the text (``tabsight.bounded``) and masks secrets
 (``tabsight.redact``): page fields (URLs, titles, names, texts, messages)
@@ -135,14 +136,14 @@ class Response:
         return types.CallToolResult(content=content)
 
     @staticmethod
-    def error(message: str, quotes_page: bool = False) -> types.CallToolResult:
-        """An isError result. The message may quote a page's URL or text, so secrets in it are masked; one that
-        ``quotes_page`` (the browser's: an element's name, a URL) is a page-content region."""
+    def error(prefix: str, message: str, hint: str = "", quotes_page: bool = False) -> types.CallToolResult:
+        """An isError result: the tool's ``prefix``, the ``message``, what to do about it (``hint``). The message
+        may quote a page's URL or text, so secrets in it are masked; one that ``quotes_page`` (the browser's: an
+        element's name, a URL) is a page-content region, between tabsight's prefix and hint."""
         import mcp_types as types
 
-        text = bounded.cap(redact.text(message), bounded.ANSWER_CHARS)
-        if quotes_page:
-            text = pagecontent.mark(text)
+        message = bounded.cap(redact.text(message), bounded.ANSWER_CHARS)
+        text = prefix + (pagecontent.mark(message) if quotes_page else message) + (f" {hint}" if hint else "")
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
     async def _automatic_screenshot(self, session: Session) -> Content:
