@@ -31,9 +31,9 @@ look carries 50 names, texts, values and selectors (built from the page's own
 attributes, too); a mark on each would cost hundreds of tokens, a region
 about fifteen. The region takes in tabsight's own keys and numbers around the
 page's strings: it says "may hold what a page wrote", which is what an agent
-needs to know; tabsight's instructions never depend on being inside it. A
-JSON object keeps its shape: the region's text between the markers is the
-JSON it always was.
+needs to know; a hint of tabsight's in the JSON (observe's ``how``) is in it
+too, and is read all the same. A JSON object keeps its shape: the region's
+text between the markers is the JSON it always was.
 
 What peers do (2025-2026): Playwright MCP (``packages/playwright/src/mcp/
 browser/response.ts``) puts the page's title inline and its accessibility
