@@ -69,6 +69,7 @@ from common import (
     use_in_process,
     workspace,
 )
+from harness.calls import unmarked  # after common, which puts tests/ on sys.path
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
@@ -263,7 +264,7 @@ def check_observe(result: CallToolResult, expected: list[str]) -> int:
         raise Failed(f"no image block in the result: {text_of(result)[:300]}")
     text = text_of(result)
     try:
-        summary = json.loads(text)
+        summary = json.loads(unmarked(text))
     except json.JSONDecodeError as error:
         raise Failed(f"text is not JSON ({error}): {text[:300]}") from None
     check_found({"elements": summary.get("annotations", []), "total_found": summary.get("total_found")}, expected)

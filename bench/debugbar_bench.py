@@ -29,7 +29,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from harness.calls import payload  # noqa: E402
+from harness.calls import payload, region  # noqa: E402
 from harness.desktop import Desktop  # noqa: E402
 from harness.servers import serve_folder  # noqa: E402
 from harness.usersbrowser import UsersBrowser  # noqa: E402
@@ -67,7 +67,7 @@ async def measure(actions: int, pause: float) -> dict:
                     else:
                         counts["errors"].append(f"{kind}: {text[:200]}")
                 elif kind == "screenshot":
-                    height = json.loads(result.content[-1].text)["metadata"]["height"]
+                    height = json.loads(region(result.content[-1].text))["metadata"]["height"]
                 elif kind == "annotate":
                     answer = payload(result)
                     labels = {item["name"]: item["label"] for item in answer["annotations"]}

@@ -68,7 +68,8 @@ from common import (
     use_in_process,
     workspace,
 )
-from harness.processes import front_pids, rss_kb  # after common, which puts tests/ on sys.path
+from harness.calls import unmarked  # after common, which puts tests/ on sys.path
+from harness.processes import front_pids, rss_kb
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -143,7 +144,7 @@ async def call(client: Client, tool: str, arguments: dict) -> dict:
     result = await client.call_tool(tool, arguments)
     if result.is_error:
         raise Failed(f"{tool} {arguments} failed: {text_of(result)[:300]}")
-    return json.loads(text_of(result))
+    return json.loads(unmarked(text_of(result)))
 
 
 class Heard:
@@ -154,8 +155,8 @@ class Heard:
 
     async def __call__(self, params) -> None:
         arrived = time.time() * 1000
-        if params.logger == "tabsight" and isinstance(params.data, dict):
-            self.received.append((arrived, params.data))
+        if params.logger == "tabsight":  # the alert's JSON, as a page-content region
+            self.received.append((arrived, json.loads(unmarked(params.data))))
 
 
 # -- 1. alert latency ---------------------------------------------------------------

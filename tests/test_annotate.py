@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from conftest import mcp_client
-from harness.calls import payload
+from harness.calls import payload, region
 from tabsight import annotate
 from tabsight.tools.observe import HINT_OF_ROLE
 
@@ -49,7 +49,7 @@ def result_parts(result) -> tuple[Image.Image, dict]:
     assert not result.is_error, result.content[0].text
     block, data = result.content
     assert block.type == "image" and block.mime_type == "image/jpeg"
-    return Image.open(io.BytesIO(base64.b64decode(block.data))), json.loads(data.text)
+    return Image.open(io.BytesIO(base64.b64decode(block.data))), json.loads(region(data.text))
 
 
 async def annotated(client, **arguments):

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from conftest import front_env, mcp_client
-from harness.calls import tracked_tab
+from harness.calls import region, tracked_tab
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -28,7 +28,7 @@ def last(result):
 async def capture(client, **settings):
     result = await client.call_tool("configure", {"action": "capture", "settings": settings})
     assert not result.is_error, result.content[0].text
-    return json.loads(result.content[0].text)
+    return json.loads(region(result.content[0].text))
 
 
 async def navigate(client, url):
@@ -95,7 +95,7 @@ async def test_execute_returns_script_results_and_cdp_steps_with_screenshots_as_
             ],
         })
         assert not result.is_error, result.content[0].text
-        answer = json.loads(result.content[0].text)
+        answer = json.loads(region(result.content[0].text))
         assert answer["script"]["result"] == {"title": "tabsight test page", "heading": "Welcome"}
         shot1, failed, evaluated, shot2 = answer["cdp"]
         assert shot1["result"]["data"] == "<image 1, attached below>"
@@ -119,9 +119,9 @@ async def test_execute_returns_script_results_and_cdp_steps_with_screenshots_as_
         assert Image.open(files[0]).format == "PNG" and Image.open(files[1]).format == "JPEG"
 
         expression = await client.call_tool("interact", {"action": "execute", "script": "document.title"})
-        assert json.loads(expression.content[0].text)["script"]["result"] == "tabsight test page"
+        assert json.loads(region(expression.content[0].text))["script"]["result"] == "tabsight test page"
         thrown = await client.call_tool("interact", {"action": "execute", "script": "throw new Error('nope')"})
-        assert "Error: nope" in json.loads(thrown.content[0].text)["script"]["error"]
+        assert "Error: nope" in json.loads(region(thrown.content[0].text))["script"]["error"]
 
 
 async def test_a_hanging_step_times_out_and_the_debugger_is_released(browser, site):
@@ -138,7 +138,7 @@ async def test_a_hanging_step_times_out_and_the_debugger_is_released(browser, si
             ],
         })
         assert time.monotonic() - started < 5
-        hung, skipped = json.loads(result.content[0].text)["cdp"]
+        hung, skipped = json.loads(region(result.content[0].text))["cdp"]
         assert hung["error"] == "timed out after 1000 ms" and hung["timed_out"]
         assert skipped == {"method": "Page.captureScreenshot", "skipped": "an earlier step timed out"}
         assert [block.type for block in result.content] == ["text"]

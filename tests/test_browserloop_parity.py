@@ -34,6 +34,7 @@ from browserloop_site import (
     Site,
 )
 from conftest import front_env, mcp_client
+from harness.calls import region, unmarked
 from harness.processes import wait_until
 from PIL import Image
 
@@ -101,13 +102,13 @@ def raw_image(result) -> tuple[str, bytes]:
 def metadata(result) -> dict:
     ok(result)
     assert result.content[-1].type == "text"
-    return json.loads(result.content[-1].text)["metadata"]
+    return json.loads(region(result.content[-1].text))["metadata"]
 
 
 def error(result) -> str:
     assert result.is_error, f"expected an error, got {result.content[-1]}"
     assert [block.type for block in result.content] == ["text"]
-    return result.content[0].text
+    return unmarked(result.content[0].text)
 
 
 def all_text(result) -> str:
@@ -1026,7 +1027,7 @@ async def test_a_capture_answers_an_image_then_its_metadata_as_json_text(client,
     assert result.is_error is False
     assert [block.type for block in result.content] == ["image", "text"]
     assert result.content[0].mime_type == "image/png" and base64.b64decode(result.content[0].data)
-    meta = json.loads(result.content[1].text)["metadata"]
+    meta = json.loads(region(result.content[1].text))["metadata"]
     assert {"width", "height", "timestamp", "url", "viewport", "configuration", "format", "bytes", "tokens"} <= set(meta)
 
 

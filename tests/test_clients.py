@@ -35,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from harness.calls import region
 
 pytestmark = pytest.mark.clients
 
@@ -248,7 +249,7 @@ def test_codex_passes_the_env_table_and_its_app_server_calls_tabsight(user, brow
             assert not result.get("isError"), result
             return result
 
-        tabs = json.loads(call("observe", {"what": "tabs"})["content"][0]["text"])
+        tabs = json.loads(region(call("observe", {"what": "tabs"})["content"][0]["text"]))
         # a server without the variable would have started an embedded browser of its own, elsewhere
         assert browser.client.id in [listed["browser"] for listed in tabs["browsers"]], tabs
 

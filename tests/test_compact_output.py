@@ -13,6 +13,7 @@ import re
 
 import pytest
 from fakes import FakeBrowser, fake_session
+from harness.calls import region
 from PIL import Image
 
 from conftest import mcp_client
@@ -54,8 +55,9 @@ OUTSIDE = {
 
 
 def text_of(result) -> str:
+    """The answer's text (its JSON, or its compact form), from the page-content region it is."""
     assert not result.is_error, result.content[0].text
-    return next(block.text for block in result.content if block.type == "text")
+    return region(next(block.text for block in result.content if block.type == "text"))
 
 
 def image_of(result) -> Image.Image:

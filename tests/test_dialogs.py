@@ -12,7 +12,7 @@ import time
 import anyio
 import pytest
 from conftest import mcp_client
-from harness.calls import tracked_tab
+from harness.calls import region, tracked_tab
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -28,7 +28,7 @@ async def timed(client, tool: str, arguments: dict):
 
 def answer(result) -> dict:
     assert not result.is_error, result.content[0].text
-    return json.loads(result.content[0].text)
+    return json.loads(region(result.content[0].text))
 
 
 async def page_text(client, selector: str) -> str:

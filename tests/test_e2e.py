@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from conftest import mcp_client, users_browser
-from harness.calls import payload
+from harness.calls import payload, region
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -58,7 +58,7 @@ async def test_navigate_observe_and_screenshot_in_every_format(browser, site):
             # the page's yellow background is what was captured
             r, g, b = img.convert("RGB").getpixel((1200, 600))
             assert r > 230 and 180 < g < 230 and b < 40
-            meta = json.loads(result.content[1].text)["metadata"]
+            meta = json.loads(region(result.content[1].text))["metadata"]
             assert (meta["width"], meta["height"]) == (1280, 720)
             assert meta["url"] == site.url("/index.html")
             assert meta["viewport"] == {"width": 1280, "height": 720}

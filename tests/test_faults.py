@@ -13,7 +13,7 @@ import anyio
 import pytest
 
 from conftest import front_env, mcp_client
-from harness.calls import notes, payload, refusal
+from harness.calls import notes, payload, refusal, region
 from harness.usersbrowser import UsersBrowser
 from harness.processes import alive, host_pids, parent, wait_until
 from tabsight.browser.connection import BrowserConnection
@@ -51,7 +51,7 @@ async def test_host_killed_mid_request_errors_then_session_recovers(tmp_path, si
         # The extension starts a new host by itself; the same session then works again.
         page = await client.call_tool("observe", {"what": "page"})
         assert not page.is_error, page.content[0].text
-        assert json.loads(page.content[0].text)["url"].startswith(site.base)
+        assert json.loads(region(page.content[0].text))["url"].startswith(site.base)
         assert host_pids(runtime) and host not in host_pids(runtime)
 
 
@@ -127,7 +127,7 @@ async def test_after_a_browser_restart_the_lost_tab_is_named_once_then_work_goes
 
         again = await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html")})
         assert not again.is_error, again.content[0].text
-        assert json.loads(again.content[0].text)["url"] == site.url("/index.html")
+        assert json.loads(region(again.content[0].text))["url"] == site.url("/index.html")
         assert host_pids(runtime) and host not in host_pids(runtime)
 
 
@@ -152,6 +152,6 @@ async def test_a_user_browser_restarted_with_its_profile_goes_on_in_its_focused_
             assert "was in a browser that restarted since" in note and "Now tracking its focused tab" in note
             page = await client.call_tool("observe", {"what": "page"})
             assert not notes(page)
-            assert json.loads(page.content[0].text)["url"] == site.url("/other.html")
+            assert json.loads(region(page.content[0].text))["url"] == site.url("/other.html")
     finally:
         browser.quit()

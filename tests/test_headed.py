@@ -17,7 +17,7 @@ import time
 import anyio
 import pytest
 from conftest import headed_client
-from harness.calls import payload
+from harness.calls import payload, region
 from harness.desktop import Desktop
 from PIL import Image
 
@@ -65,7 +65,7 @@ async def check_every_tool(client, desktop: Desktop) -> None:
         shot = await timed(client, "screenshot", {"format": fmt})
         assert not shot.is_error, shot.content[0].text
         image = Image.open(io.BytesIO(_image_bytes(shot))).convert("RGB")
-        metadata = json.loads(shot.content[-1].text)["metadata"]
+        metadata = json.loads(region(shot.content[-1].text))["metadata"]
         assert image.size == (metadata["width"], metadata["height"]) == tuple(viewport), (fmt, image.size, metadata)
         assert _near(image.getpixel((20, viewport[1] - 20)), PAGE), (fmt, "the page's background, not the window over it")
         assert _near(image.getpixel((110, 110)), BUTTON), (fmt, "the button")

@@ -11,6 +11,7 @@ import time
 import anyio
 import pytest
 from conftest import mcp_client
+from harness.calls import region
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -58,7 +59,7 @@ async def test_a_crashed_tab_is_named_as_one_and_navigating_recovers_it(browser,
             assert "crashed" in result.content[0].text and "navigate" in result.content[0].text, result.content[0].text
         recovered = await client.call_tool("interact", {"action": "navigate", "url": url, "tab_id": tab})
         assert not recovered.is_error
-        page = json.loads((await client.call_tool("observe", {"what": "page", "tab_id": tab})).content[0].text)
+        page = json.loads(region((await client.call_tool("observe", {"what": "page", "tab_id": tab})).content[0].text))
         assert page["title"] == "tabsight test page"
     browser.call(browser.client.execute(tab, "window.close()", [], 5000))
     await anyio.sleep(0.5)

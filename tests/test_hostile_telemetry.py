@@ -21,9 +21,9 @@ import re
 import pytest
 
 from conftest import mcp_client
-from harness.calls import tracked_tab
+from harness.calls import json_blocks, tracked_tab
 from tabsight.paths import extension_id
-from test_telemetry import Notifications, answer, blocks, host_telemetry, navigate, until
+from test_telemetry import Notifications, answer, host_telemetry, navigate, until
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -44,7 +44,7 @@ def all_alerts(heard: Notifications, answers: list) -> list[dict]:
     for notification in heard.received:
         alerts.extend(notification.get("alerts", [notification]))
     for result in answers:
-        for block in blocks(result):
+        for block in json_blocks(result):
             alerts.extend(block.get("_alerts", []))
             alerts.extend(block.get("alerts", []))
     return alerts

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import subprocess
 import time
 
 import anyio
 import pytest
 from conftest import headed_client
+from harness.calls import alerts as pending
 from harness.calls import payload
 from PIL import Image
 
@@ -75,18 +75,12 @@ async def picked(client, since: int) -> tuple[dict, list, list]:
     while True:
         result = await client.call_tool("observe", {"what": "picked", "since": since})
         assert not result.is_error, result.content[0].text
-        alerts += [alert for block in result.content if block.type == "text" and block.text.startswith('{"_alerts"')
-                   for alert in payload_of(block.text)["_alerts"]]
-        answer = next(payload_of(block.text) for block in result.content
-                      if block.type == "text" and '"what":"picked"' in block.text)
+        alerts += pending(result) or []
+        answer = payload(result)
         if answer["picks"]:
             return answer, [block for block in result.content if block.type == "image"], alerts
         assert time.monotonic() < deadline, "no pick reached the agent"
         await anyio.sleep(0.2)
-
-
-def payload_of(text: str) -> dict:
-    return json.loads(text)
 
 
 @pytest.mark.anyio

@@ -15,6 +15,7 @@ import time
 
 import anyio
 import pytest
+from harness.calls import region
 from harness.rawmcp import MODERN, VERSIONS, RawServer
 from mcp_types import ResourceUpdatedNotification
 from mcp_types.methods import CLIENT_REQUESTS
@@ -107,7 +108,7 @@ def test_every_method_the_capabilities_imply_is_answered(raw, version):
     assert resource["uri"] == ALERTS_URI
     assert raw.ask("resources/templates/list")["result"]["resourceTemplates"] == []
     read = raw.ask("resources/read", {"uri": ALERTS_URI})["result"]["contents"][0]
-    assert json.loads(read["text"]) == {"alerts": []}
+    assert json.loads(region(read["text"])) == {"alerts": []}  # they quote their pages: a page-content region
     assert raw.ask("resources/read", {"uri": "tabsight://nothing"})["error"]["code"] == -32602
 
 
@@ -131,7 +132,7 @@ def test_an_initialize_offering_2026_07_28_is_answered_with_2025_11_25(raw):
 def streaming_status(raw: RawServer) -> dict:
     answer = raw.ask("tools/call", {"name": "configure", "arguments": {"action": "streaming", "streaming_action": "status"}})
     assert not answer["result"].get("isError"), answer
-    return json.loads(answer["result"]["content"][0]["text"])
+    return json.loads(region(answer["result"]["content"][0]["text"]))
 
 
 def delivery(raw: RawServer) -> dict:
@@ -252,7 +253,7 @@ def ci_alert(browser, name: str) -> None:
 
 def answer_of(result) -> dict:
     assert not result.is_error, result.content[0].text
-    return json.loads(result.content[0].text)
+    return json.loads(region(result.content[0].text))
 
 
 async def wait_for(predicate, what: str, timeout: float = 10):
@@ -275,7 +276,7 @@ async def test_the_sdk_client_on_the_handshake_versions_gets_the_pushes_it_is_to
     logged, updates = [], []
 
     async def on_log(params) -> None:
-        logged.append(params.data)
+        logged.append(json.loads(region(params.data)))
 
     async def on_message(message) -> None:
         if isinstance(message, ResourceUpdatedNotification):
@@ -298,7 +299,7 @@ async def test_the_sdk_client_on_the_handshake_versions_gets_the_pushes_it_is_to
         await wait_for(lambda: updates and len(logged) == 2, "no resource update")
         assert updates == [ALERTS_URI]
         content = (await client.read_resource(ALERTS_URI)).contents[0]
-        assert [a["title"] for a in json.loads(content.text)["alerts"]][-2:] == [
+        assert [a["title"] for a in json.loads(region(content.text))["alerts"]][-2:] == [
             f"logged on {version}: failed", f"subscribed on {version}: failed"]
 
 
@@ -335,5 +336,5 @@ async def test_the_sdk_client_on_2026_is_told_where_pushes_do_not_reach_and_gets
                     assert event.uri == ALERTS_URI
                     break
         content = (await client.read_resource(ALERTS_URI)).contents[0]
-        assert [a["title"] for a in json.loads(content.text)["alerts"]] == ["unheard: failed", "heard: failed"]
+        assert [a["title"] for a in json.loads(region(content.text))["alerts"]] == ["unheard: failed", "heard: failed"]
 

@@ -17,6 +17,7 @@ from mcp.client.stdio import stdio_client
 from PIL import Image
 
 from conftest import front_env, front_params, mcp_client
+from harness.calls import region, unmarked
 from harness.processes import wait_until
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -33,12 +34,12 @@ def images(result) -> list[Image.Image]:
 def metadata(result) -> dict:
     assert not result.is_error, result.content[0].text
     assert result.content[-1].type == "text"
-    return json.loads(result.content[-1].text)["metadata"]
+    return json.loads(region(result.content[-1].text))["metadata"]
 
 
 def error(result) -> str:
     assert result.is_error, "expected an error"
-    return result.content[0].text
+    return unmarked(result.content[0].text)
 
 
 def rgb(img: Image.Image, x: int, y: int) -> tuple[int, int, int]:

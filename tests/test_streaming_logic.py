@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import anyio
 import mcp_types as types
 import pytest
+from harness.calls import region
 
 from tabsight.server.push import ALERTS_URI, AlertPush
 from tabsight.session.streaming import (
@@ -167,7 +169,9 @@ async def test_a_handshake_client_gets_log_messages_at_its_level_and_updates_onc
     pusher = AlertPush()
     pusher.client = client = FakeClient("2025-11-25")
     await pusher.push(alert("a", severity="warning"))
-    assert [n.params.data["title"] for n in client.sent] == ["a"] and client.sent[0].params.level == "warning"
+    # the alert's JSON as a page-content region: it quotes its page
+    assert [json.loads(region(n.params.data))["title"] for n in client.sent] == ["a"]
+    assert client.sent[0].params.level == "warning"
     pusher.log_level = "error"
     pusher.subscribed.add(ALERTS_URI)
     await pusher.push(alert("b", severity="warning"))

@@ -14,7 +14,7 @@ import pytest
 from mcp.client.stdio import stdio_client
 
 from conftest import front_env, front_params, mcp_client
-from harness.calls import tracked_tab
+from harness.calls import json_blocks, region, tracked_tab
 from harness.processes import rss_kb
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -28,17 +28,12 @@ def closed_port() -> int:
         return probe.getsockname()[1]
 
 
-def blocks(result) -> list[dict]:
-    assert not result.is_error, result.content[0].text
-    return [json.loads(block.text) for block in result.content if block.type == "text"]
-
-
 def answer(result) -> dict:
-    return blocks(result)[0]
+    return json_blocks(result)[0]
 
 
 def alerts_of(result) -> list[dict]:
-    return [alert for block in blocks(result) for alert in block.get("_alerts", [])]
+    return [alert for block in json_blocks(result) for alert in block.get("_alerts", [])]
 
 
 async def navigate(client, url: str) -> None:
@@ -69,7 +64,7 @@ class Notifications:
 
     async def __call__(self, params) -> None:
         assert params.logger == "tabsight"
-        self.received.append({"level": params.level, **params.data})
+        self.received.append({"level": params.level, **json.loads(region(params.data))})  # the alert quotes its page
 
     async def wait(self, count: int, timeout: float = 10.0) -> list[dict]:
         async def enough():
@@ -268,7 +263,7 @@ async def test_on_the_2026_protocol_alerts_come_as_resource_updates(browser, sit
                     assert event.uri == "tabsight://alerts"
                     break
         contents = (await client.read_resource("tabsight://alerts")).contents[0]
-        (alert,) = json.loads(contents.text)["alerts"]
+        (alert,) = json.loads(region(contents.text))["alerts"]
         assert alert["title"] == "Console error: Broken page error"
 
 

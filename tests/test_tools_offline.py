@@ -13,7 +13,7 @@ import json
 
 import pytest
 from fakes import FakeBrowser, fake_session
-from harness.calls import notes
+from harness.calls import alerts, notes, refusal, region
 from PIL import Image
 
 from tabsight.errors import Code, HINTS
@@ -39,8 +39,9 @@ def decoded(block) -> Image.Image:
 
 
 def json_of(block) -> dict:
+    """A text block's JSON answer, which quotes pages: a page-content region."""
     assert block.type == "text"
-    return json.loads(block.text)
+    return json.loads(region(block.text))
 
 
 # -- screenshot ---------------------------------------------------------------
@@ -91,7 +92,7 @@ async def test_screenshot_retries_a_refused_connection_then_says_so(monkeypatch)
     browser.failures["capture.url"] = (Code.NAVIGATION_FAILED, "net::ERR_CONNECTION_REFUSED at http://localhost:9/")
     result = await call(fake_session(browser), "screenshot", {"url": "http://localhost:9/"})
     assert result.is_error
-    text = result.content[0].text
+    text = refusal(result)
     assert text.startswith("Screenshot capture failed: net::ERR_CONNECTION_REFUSED")
     assert text.endswith(HINTS[Code.NAVIGATION_FAILED])
     assert len(browser.methods("capture.url")) == screenshot.DEFAULTS.retry_count + 1
@@ -105,10 +106,10 @@ async def test_observe_page_ends_with_pending_alerts_once():
     await call(session, "observe", {"what": "page"})  # connects: alerts flow from here on
     browser.emit("alert", {"category": "errors", "severity": "error", "title": "TypeError: x"})
     first = await call(session, "observe", {"what": "page"})
-    page, alerts = first.content
+    page, _alerts = first.content
     assert json_of(page) == {"tab_id": 7, "url": "http://127.0.0.1/fake", "title": "Fake page",
                              "viewport": {"width": 1280, "height": 720}, "ready_state": "complete"}
-    assert json_of(alerts)["_alerts"][0]["title"] == "TypeError: x"
+    assert alerts(first)[0]["title"] == "TypeError: x"
     second = await call(session, "observe", {"what": "page"})
     assert len(second.content) == 1
 
@@ -249,7 +250,7 @@ async def test_visual_diff_needs_a_baseline_then_shows_what_changed():
     result = await call(session, "generate", {"type": "visual_diff", "baseline": "before"})
     image, summary = result.content
     assert decoded(image).size == (300, 200)
-    assert json_of(summary)["percent_changed"] == 100.0
+    assert json.loads(summary.text)["percent_changed"] == 100.0  # generate quotes no page: no region
 
 
 async def test_screenshot_mode_ends_answers_with_a_screenshot_within_its_limits():
@@ -279,7 +280,7 @@ async def test_a_browser_error_reads_as_its_message_and_what_to_do():
     browser.failures["element.act"] = (Code.ELEMENT_COVERED, "#save is covered by div.cookie-banner")
     result = await call(fake_session(browser), "interact", {"action": "click", "selector": "#save"})
     assert result.is_error
-    assert result.content[0].text == f"#save is covered by div.cookie-banner {HINTS[Code.ELEMENT_COVERED]}"
+    assert refusal(result) == f"#save is covered by div.cookie-banner {HINTS[Code.ELEMENT_COVERED]}"
 
 
 async def test_after_a_restart_of_the_same_browser_its_focused_tab_is_taken_with_a_note_and_input_waits_a_look():

@@ -17,7 +17,7 @@ import time
 import anyio
 import pytest
 from conftest import front_env, front_params, mcp_client, users_browser
-from harness.calls import notes, payload, refusal
+from harness.calls import notes, payload, refusal, region
 from harness.desktop import cancel_button, click_cancel
 from harness.usersbrowser import UsersBrowser
 from mcp import Client
@@ -144,7 +144,7 @@ async def test_cookies_for_a_capture_go_in_request_headers_only_and_the_users_st
     cookies = [{"name": "session", "value": secret}, {"name": "js", "value": "capture"}]
     result = await client.call_tool("screenshot", {"url": site.url("/gate"), "cookies": cookies, "format": "png"})
     assert picture(result).getpixel((640, 600)) == (0, 192, 0), "the server did not get the session cookie"
-    described = json.loads(result.content[-1].text)["metadata"]["cookies"]
+    described = json.loads(region(result.content[-1].text))["metadata"]["cookies"]
     assert described["via"] == "request headers" and "document.cookie" in described["note"]
     assert secret not in result.content[-1].text
     _, headers = site.requests_to("/gate")[-1]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import front_env, front_params, mcp_client
+from harness.calls import refusal
 from mcp.client.stdio import stdio_client
 
 from tabsight.errors import HINTS, Code
@@ -62,11 +63,11 @@ async def test_a_browser_that_cannot_start_is_a_clear_error_without_a_traceback(
             result = await client.call_tool("observe", {"what": "page"})
             shot = await client.call_tool("screenshot", {"url": "http://127.0.0.1:9/"})
     assert result.is_error
-    message = result.content[0].text
+    message = refusal(result)
     assert message.startswith("Failed to launch browser: /nonexistent/chromium: No such file or directory.")
     assert "TABSIGHT_CHROMIUM" in message and "apt-get install chromium" in message
     assert "Internal error" not in message
-    assert shot.is_error and shot.content[0].text.startswith("Screenshot capture failed: Failed to launch browser")
+    assert refusal(shot).startswith("Screenshot capture failed: Failed to launch browser")
     assert "Traceback" not in stderr.read_text()
 
 

@@ -1,11 +1,19 @@
 """MCP calls as a run judges them: the text of an answer, its JSON payload or refusal, a call that failed, a
-percentile of call times."""
+percentile of call times.
+
+What an answer quotes from pages is a page-content region (``tabsight.pagecontent``): its JSON, its compact
+form, its ``_alerts`` list, a browser error's message. ``region`` reads one back; ``payload``, ``alerts`` and
+``refusal`` read through them."""
 
 from __future__ import annotations
 
 import json
+import re
 
 from mcp_types import CallToolResult
+
+#: one page-content region: its id, and its text
+REGION = re.compile(r"<page-content id=([A-Z0-9]{6})>(.*?)</page-content id=\1>", re.DOTALL)
 
 
 class Failed(Exception):
@@ -17,21 +25,49 @@ def text_of(result: CallToolResult) -> str:
     return "\n".join(block.text for block in result.content if block.type == "text")
 
 
+def region(text: str) -> str:
+    """The text of ``text``, which must be one page-content region and nothing else."""
+    found = REGION.fullmatch(text)
+    assert found, f"not one page-content region: {text[:200]!r}"
+    return found.group(2)
+
+
+def unmarked(text: str) -> str:
+    """``text`` without the markers of its page-content regions (their text left where it was)."""
+    return REGION.sub(r"\2", text)
+
+
 def payload(result: CallToolResult) -> dict:
     """The JSON answer of a call that must have succeeded: its last text block that is a JSON object
-    other than the ``_alerts`` block alerts ride on and the ``_notes`` block (either may come with any
-    answer; an attached image may come with a caption)."""
+    (in a page-content region, but for a tool that quotes no page) other than the ``_notes`` block (which may
+    come with any answer; so may the ``_alerts`` block, and an attached image with a caption)."""
     assert not result.is_error, result.content[0].text
     for block in reversed(result.content):
         if block.type != "text":
             continue
         try:
-            data = json.loads(block.text)
+            data = json.loads(unmarked(block.text))
         except ValueError:
             continue
-        if isinstance(data, dict) and not set(data) <= {"_alerts", "_alerts_dropped", "_notes"}:
+        if isinstance(data, dict) and set(data) != {"_notes"}:
             return data
     raise AssertionError(f"no JSON answer in {result.content!r}")
+
+
+def json_blocks(result: CallToolResult) -> list:
+    """The JSON of each text block of a call that must have succeeded, read through its page-content region;
+    the ``_alerts`` block as ``{"_alerts": [...]}``."""
+    assert not result.is_error, result.content[0].text
+    texts = [block.text for block in result.content if block.type == "text"]
+    return [{"_alerts": alerts(result)} if text.startswith("_alerts") else json.loads(unmarked(text)) for text in texts]
+
+
+def alerts(result: CallToolResult) -> list | None:
+    """The ``_alerts`` an answer carries (``_alerts: `` and their list as a page-content region), or None."""
+    for block in result.content:
+        if block.type == "text" and block.text.startswith("_alerts"):
+            return json.loads(region(block.text.split(": ", 1)[1]))
+    return None
 
 
 def notes(result: CallToolResult) -> list[str]:
@@ -43,9 +79,9 @@ def notes(result: CallToolResult) -> list[str]:
 
 
 def refusal(result: CallToolResult) -> str:
-    """The message of a call that must have failed."""
+    """The message of a call that must have failed (a browser's is a page-content region: its text)."""
     assert result.is_error, result.content[-1].text
-    return result.content[0].text
+    return unmarked(result.content[0].text)
 
 
 async def script(client, source: str):

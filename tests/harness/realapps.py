@@ -51,7 +51,7 @@ from mcp_types import CallToolResult
 from PIL import Image
 
 from .axtree import QUIET_SCRIPT, AXBrowser, AXNode, Box
-from .calls import Failed, text_of
+from .calls import Failed, region, text_of
 
 REALAPPS = Path(__file__).resolve().parent.parent / "realapps"
 PAGES = REALAPPS / "pages"
@@ -108,7 +108,7 @@ class Observed:
 def answer(result: CallToolResult) -> dict:
     if result.is_error:
         raise Failed(text_of(result) or "(isError, no text)")
-    return json.loads(next(block.text for block in result.content if block.type == "text"))
+    return json.loads(region(next(block.text for block in result.content if block.type == "text")))
 
 
 async def load(client: Client, url: str) -> None:

@@ -58,7 +58,7 @@ from mcp import Client
 from mcp.client.stdio import stdio_client
 from PIL import Image
 
-from .calls import Failed, notes, percentile, text_of
+from .calls import Failed, notes, percentile, text_of, unmarked
 from .processes import (
     alive,
     command_line,
@@ -157,7 +157,7 @@ def image_size(data: str) -> tuple[int, int]:
 def answer_json(result) -> Any:
     """The first text block as JSON (images come before it or after it; alerts and notes after it)."""
     try:
-        return json.loads(next(block.text for block in result.content if block.type == "text"))
+        return json.loads(unmarked(next(block.text for block in result.content if block.type == "text")))
     except (StopIteration, json.JSONDecodeError) as exc:
         raise Failed(f"answer is not JSON: {exc}") from None
 
@@ -271,7 +271,8 @@ class Soak:
 
     async def _heard(self, params) -> None:
         self.findings.notifications += 1
-        self.scan(f"notification {params.data.get('title', '')!r}", json.dumps(params.data))
+        alert = json.loads(unmarked(params.data))  # the alert's JSON, as a page-content region
+        self.scan(f"notification {alert.get('title', '')!r}", params.data)
 
     async def call(self, agent: Agent, kind: str, tool: str, arguments: dict, check=None) -> Any:
         """One call, timed and judged; the result when it is good, else None."""

@@ -23,7 +23,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INVALID_PARAMS
 
-from .. import __version__
+from .. import __version__, pagecontent
 from ..session.state import Session
 from ..tools import TOOLS, dispatch
 from .handshake import INSTRUCTIONS, NAME, Early
@@ -37,8 +37,9 @@ ALERTS_RESOURCE = types.Resource(
     uri=ALERTS_URI,
     name="alerts",
     description="Alerts streamed to this session (configure streaming), the last 100. Subscribe to be told of new "
-    "ones: resources/subscribe, or on 2026-07-28 subscriptions/listen with resourceSubscriptions.",
-    mime_type="application/json",
+    "ones: resources/subscribe, or on 2026-07-28 subscriptions/listen with resourceSubscriptions. "
+    + pagecontent.CONVENTION,
+    mime_type="text/plain",
 )
 
 
@@ -78,9 +79,10 @@ def build_server(session: Session, early: Early | None = None) -> Server:
 
     async def read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         _alerts_only(params.uri)
-        text = json.dumps({"alerts": list(pusher.pushed)}, separators=(",", ":"))
+        # the alerts' JSON, as a page-content region: they quote their pages
+        text = pagecontent.mark(json.dumps({"alerts": list(pusher.pushed)}, separators=(",", ":")))
         return types.ReadResourceResult(
-            contents=[types.TextResourceContents(uri=ALERTS_URI, mime_type="application/json", text=text)]
+            contents=[types.TextResourceContents(uri=ALERTS_URI, mime_type="text/plain", text=text)]
         )
 
     # handshake era (up to 2025-11-25): the 2026-07-28 wire has neither method (the SDK answers -32601 there)

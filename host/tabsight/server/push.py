@@ -15,10 +15,15 @@ Every streamed alert (or batch summary) is appended to the resource
 ``delivery`` says which of these reaches the client now, in words for the
 agent (``configure streaming`` answers with it): where no push reaches it,
 alerts ride on its next ``observe`` answers as ``_alerts`` instead.
+
+An alert quotes its page (a console message, a URL): a log notification's
+``data`` and the resource's text are page-content regions
+(``tabsight.pagecontent``) holding the alert's JSON, as answers are.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import deque
 from typing import Any
@@ -28,6 +33,8 @@ import mcp_types as types
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from .. import pagecontent
 
 log = logging.getLogger("tabsight.front")
 
@@ -100,7 +107,8 @@ class AlertPush:
             if ALERTS_URI in self.subscribed:
                 await client.send_resource_updated(ALERTS_URI)
             if self._logged(data["severity"]):
-                params = types.LoggingMessageNotificationParams(level=data["severity"], data=data, logger="tabsight")
+                marked = pagecontent.mark(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+                params = types.LoggingMessageNotificationParams(level=data["severity"], data=marked, logger="tabsight")
                 await client.send_notification(types.LoggingMessageNotification(params=params))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
             log.debug("client gone: alert not pushed")

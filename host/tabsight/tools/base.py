@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .. import pagecontent
 from ..errors import ToolError
 from ..session.state import Session
 from .response import Response
@@ -44,13 +45,15 @@ class Tool:
     #: what every error message of this tool starts with (BrowserLoop's
     #: wording for screenshot); others say "Invalid arguments: " for bad input
     error_prefix: str = ""
+    #: whether its answers may quote a page: they are then page-content regions, and its description says so
+    quotes_pages: bool = True
 
     def definition(self) -> types.Tool:
         import mcp_types as types  # here: `tabsight shot` runs tools without the MCP SDK
 
         return types.Tool(
             name=self.name,
-            description=self.description,
+            description=f"{self.description} {pagecontent.CONVENTION}" if self.quotes_pages else self.description,
             input_schema=schema(self.params),
             annotations=types.ToolAnnotations(read_only_hint=self.read_only, open_world_hint=True),
         )

@@ -19,7 +19,14 @@ log = logging.getLogger("tabsight.front")
 
 
 class ToolFailure(Exception):
-    """A tool call that failed; its message is what the agent reads (it says how to recover)."""
+    """A tool call that failed; its text is what the agent reads: the tool's prefix, the message, and what to do
+    about it."""
+
+    def __init__(self, prefix: str, message: str, hint: str = "", quotes_page: bool = False) -> None:
+        super().__init__(f"{prefix}{message} {hint}" if hint else f"{prefix}{message}")
+        self.prefix, self.message, self.hint = prefix, message, hint
+        #: whether the message may quote a page: the browser's messages name elements and URLs
+        self.quotes_page = quotes_page
 
 
 async def run(session: Session, name: str, arguments: dict[str, Any] | None) -> Response:
@@ -30,18 +37,18 @@ async def run(session: Session, name: str, arguments: dict[str, Any] | None) -> 
         if tool is None:
             raise ToolError(f"Unknown tool {name!r}; tools: {', '.join(TOOLS)}")
         params = tool.parse(arguments)
-        response = Response(tool.name, what=getattr(params, "what", None))
+        response = Response(tool.name, what=getattr(params, "what", None), quotes_pages=tool.quotes_pages)
         await tool.handler(session, params, response)
         return response
     except (ToolError, FolderError) as exc:  # a folder refused says what is wrong with it and how to fix it
-        raise ToolFailure(prefix + str(exc)) from None
+        raise ToolFailure(prefix, str(exc)) from None
     except BrowserError as exc:
-        raise ToolFailure(prefix + exc.explained()) from None
+        raise ToolFailure(prefix, exc.message, exc.hint, quotes_page=True) from None
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # a bug must not end the session: report it and go on
         log.exception("tool %s failed", name)
-        raise ToolFailure(f"Internal error in {name}: {type(exc).__name__}: {exc}") from None
+        raise ToolFailure("", f"Internal error in {name}: {type(exc).__name__}: {exc}") from None
 
 
 async def call(session: Session, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
@@ -49,5 +56,5 @@ async def call(session: Session, name: str, arguments: dict[str, Any] | None) ->
     try:
         response = await run(session, name, arguments)
     except ToolFailure as exc:
-        return Response.error(str(exc))
+        return Response.error(exc.prefix, exc.message, exc.hint, exc.quotes_page)
     return await response.build(session)

@@ -82,4 +82,5 @@ TOOL = Tool(
     params=GenerateParams,
     handler=generate,
     read_only=True,
+    quotes_pages=False,
 )

@@ -374,9 +374,11 @@ async def _fill(session: Session, params: InteractParams, response: Response) ->
             result = await _on_element(session, "set", Named(field.label, field.selector), params.tab_id,
                                        value=field.value)
         except (ToolError, BrowserError) as exc:
-            message = exc.explained() if isinstance(exc, BrowserError) else str(exc)
             filled = f" Set before it: {', '.join(item['field'] for item in done)}." if done else " Nothing was set."
-            raise ToolError(f"fields[{number - 1}] ({field.named}): {message}{filled}") from None
+            where = f"fields[{number - 1}] ({field.named}): "
+            if isinstance(exc, BrowserError):  # the browser's words, which may quote the page: still its error
+                raise BrowserError(exc.code, f"{where}{exc.message}{filled}") from None
+            raise ToolError(f"{where}{exc}{filled}") from None
         done.append({"field": field.named, "value": result.get("value"), "did": result["did"]})
     response.result = {"action": "fill", "fields": done}
 

@@ -9,13 +9,21 @@ along (``include_alerts``). ``build`` then lays the answer out, always in
 this order:
 
 1. the answer's images;
-2. the JSON result, compact;
+2. the JSON result, compact, as a page-content region (``tabsight.pagecontent``:
+   it may quote a page) unless its tool never quotes one (``quotes_pages``);
 3. ``{"_notes": [...]}``, when the session's browser or tracked tab changed
    under it since its last answer (a restart, another browser connecting);
 4. attached images, then a line counting them;
-5. ``{"_alerts": [...]}``, when asked for and any are pending (drained there);
+5. ``_alerts: `` and their JSON list as a region, when asked for and any are
+   pending (drained there);
 6. the automatic screenshot that ``screenshot_mode`` asks for, or a line
    saying why there is none.
+
+Only the regions hold what pages wrote; the ``_notes`` block, the ``_alerts``
+label and the bracketed lines are tabsight's own, outside them, where no
+page text can be. An error from the browser has its message (which may quote
+an element's name or a URL) as a region, the tool's prefix and the hint
+outside it.
 
 It masks secrets (``tabsight.redact``) in every string the JSON, the
 notes and the alerts carry, keys included, whatever their shape (a script's
@@ -39,7 +47,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import bounded, redact
+from .. import bounded, pagecontent, redact
 from ..errors import BrowserError, Code
 from ..session import autoshot
 from ..session.state import Session
@@ -74,6 +82,8 @@ class Response:
     tool: str
     #: the ``what`` of an observe call: screenshot_mode's errors_only looks at it
     what: str | None = None
+    #: whether the result may quote a page (the tool's ``quotes_pages``): it is then a page-content region
+    quotes_pages: bool = True
     result: Any = None
     images: list[Image] = field(default_factory=list)
     attachments: list[Image] = field(default_factory=list)
@@ -108,7 +118,8 @@ class Response:
             budget -= bounded.size(pending)
         content: list[Content] = [self._image(image) for image in self.images]
         if self.result is not None:
-            content.append(self._text(bounded.fit(bounded.cap_fields(masked(self.result, budget)), budget)))
+            result = _serialised(bounded.fit(bounded.cap_fields(masked(self.result, budget)), budget))
+            content.append(self._text(pagecontent.mark(result) if self.quotes_pages else result))
         notes = session.browsers.take_notes()
         if notes:
             content.append(self._text({"_notes": masked(notes, budget)}))  # they may name a tab's URL
@@ -117,7 +128,9 @@ class Response:
             count = len(self.attachments)
             content.append(self._text(f"[{count} screenshot{'s' if count > 1 else ''} attached]"))
         if pending:
-            content.append(self._text(pending))
+            dropped = pending.get("_alerts_dropped")
+            label = f"_alerts ({dropped} older dropped)" if dropped else "_alerts"
+            content.append(self._text(f"{label}: {pagecontent.mark(_serialised(pending['_alerts']))}"))
         if session.autoshots.wanted(self.tool, self.what):
             content.append(await self._automatic_screenshot(session))
         if self.screenshot is not None:
@@ -125,11 +138,14 @@ class Response:
         return types.CallToolResult(content=content)
 
     @staticmethod
-    def error(message: str) -> types.CallToolResult:
-        """An isError result; the message may quote a page's URL or text, so secrets in it are masked."""
+    def error(prefix: str, message: str, hint: str = "", quotes_page: bool = False) -> types.CallToolResult:
+        """An isError result: the tool's ``prefix``, the ``message``, what to do about it (``hint``). The message
+        may quote a page's URL or text, so secrets in it are masked; one that ``quotes_page`` (the browser's: an
+        element's name, a URL) is a page-content region, between tabsight's prefix and hint."""
         import mcp_types as types
 
-        text = bounded.cap(redact.text(message), bounded.ANSWER_CHARS)
+        message = bounded.cap(redact.text(message), bounded.ANSWER_CHARS)
+        text = prefix + (pagecontent.mark(message) if quotes_page else message) + (f" {hint}" if hint else "")
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
     async def _automatic_screenshot(self, session: Session) -> Content:
@@ -158,11 +174,10 @@ class Response:
         return self._text(f"[Screenshot unavailable: {reason}]")
 
     def _text(self, data: Any) -> types.TextContent:
-        """A text block: a string as it is, anything else as compact JSON (token-frugal: no indentation)."""
+        """A text block: a string as it is, anything else as compact JSON."""
         import mcp_types as types
 
-        if not isinstance(data, str):
-            data = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        data = _serialised(data)
         self.size.text_chars += len(data)
         return types.TextContent(type="text", text=data)
 
@@ -180,6 +195,11 @@ def masked(value: Any, budget: int) -> Any:
     laid out (``page_fields``, ``page_text``), and stays as it is: masked as one text, a page's name next to a
     selector could read as ``name: value``."""
     return value if isinstance(value, str) else redact.data(value, budget)
+
+
+def _serialised(data: Any) -> str:
+    """A string as it is, anything else as compact JSON (token-frugal: no indentation)."""
+    return data if isinstance(data, str) else json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def page_fields(value: Any) -> Any:
