@@ -16,7 +16,7 @@ import json
 import pytest
 
 from conftest import mcp_client
-from harness.calls import payload, text_of
+from harness.calls import payload, text_of, unmarked
 from tabsight.nativehost.picks import Picks
 from tabsight.redact import MASK
 from test_telemetry import until
@@ -87,7 +87,7 @@ async def opened(client, site) -> str:
 async def call(client, tool: str, arguments: dict) -> str:
     result = await client.call_tool(tool, arguments)
     assert not result.is_error, text_of(result)
-    return text_of(result)
+    return unmarked(text_of(result))  # the page-content markers are not what this looks at
 
 
 async def run(client, script: str, selectors: list[str] | None = None):
