@@ -90,10 +90,13 @@ async function withoutCookieValues(tabId, answer, signal) {
   return maskCookieValues(answer, read.result.cookies.map((cookie) => cookie.value), binary);
 }
 
-// Whether the answer carries any text a page or step produced (not a step's method name, not binary data).
+// Whether the answer carries any text a page or step produced: not a step's method name, the script result's
+// type, or binary data.
 function holdsText(answer, binary) {
+  const ours = (path) => (path.length === 3 && path[0] === 'cdp' && path[2] === 'method')
+    || (path.length === 2 && path[0] === 'script' && path[1] === 'type');
   const texts = (value, path) => {
-    if (typeof value === 'string') return !binary(path) && path.at(-1) !== 'method';
+    if (typeof value === 'string') return !binary(path) && !ours(path);
     if (value && typeof value === 'object') return Object.entries(value).some(([key, item]) => texts(item, [...path, key]));
     return false;
   };
@@ -106,7 +109,11 @@ function holdsText(answer, binary) {
 // about:blank first, so that no later call reads that page. A tab the user
 // left on such a page before the call is theirs, and is not moved.
 async function checkedTabUrl(tabId, fileRoots, { during = true } = {}) {
-  const tab = await chrome.tabs.get(tabId);
+  const tab = await chrome.tabs.get(tabId).catch((err) => {
+    if (during) return null; // the steps closed it (a script's window.close()): it shows nothing any more
+    throw err;
+  });
+  if (tab === null) return null;
   const url = tab.pendingUrl || tab.url || 'about:blank';
   const why = navigationRefusal(url, fileRoots);
   if (!why) return url;

@@ -11,8 +11,9 @@ import socket
 import pytest
 from PIL import Image
 
-from conftest import mcp_client, users_browser
+from conftest import front_env, mcp_client
 from harness.calls import payload, region
+from harness.usersbrowser import UsersBrowser
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -99,16 +100,28 @@ async def test_browser_internal_pages_are_refused_clearly(browser, tmp_path):
         assert nav.is_error and "'url' is 'chrome://version'" in nav.content[0].text
     # ...but a user's tab may be on one (the user opened it: no navigation of tabsight's goes there): looking at it
     # gets a clear refusal
-    async with users_browser(None, tmp_path, "chrome://version") as (client, _browser):
-        shot = await client.call_tool("screenshot", {})
-        assert shot.is_error and "Cannot capture screenshots of browser internal pages" in shot.content[0].text
-        page = await client.call_tool("observe", {"what": "page"})
-        assert page.is_error and "browser internal pages" in page.content[0].text
-        marked = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})
-        assert marked.is_error and "Cannot capture screenshots of browser internal pages" in marked.content[0].text
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    users = UsersBrowser(None, tmp_path / "profile", runtime)
+    users.start("chrome://version")
+    try:
+        async with mcp_client(front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime))) as client:
+            await users_tab_is_internal(client)
+    finally:
+        users.quit()
 
-        # about:blank can be captured but not scripted: said plainly, not in Chrome's words
-        payload(await client.call_tool("interact", {"action": "navigate", "url": "about:blank"}))
-        assert not (await client.call_tool("screenshot", {})).is_error
-        blank = await client.call_tool("observe", {"what": "page"})
-        assert blank.is_error and "navigate the tab to a web page first" in blank.content[0].text
+
+async def users_tab_is_internal(client) -> None:
+    """What an agent meets on a user's tab that shows a browser page: a clear refusal of each look."""
+    shot = await client.call_tool("screenshot", {})
+    assert shot.is_error and "Cannot capture screenshots of browser internal pages" in shot.content[0].text
+    page = await client.call_tool("observe", {"what": "page"})
+    assert page.is_error and "browser internal pages" in page.content[0].text
+    marked = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})
+    assert marked.is_error and "Cannot capture screenshots of browser internal pages" in marked.content[0].text
+
+    # about:blank can be captured but not scripted: said plainly, not in Chrome's words
+    payload(await client.call_tool("interact", {"action": "navigate", "url": "about:blank"}))
+    assert not (await client.call_tool("screenshot", {})).is_error
+    blank = await client.call_tool("observe", {"what": "page"})
+    assert blank.is_error and "navigate the tab to a web page first" in blank.content[0].text

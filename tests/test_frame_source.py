@@ -138,12 +138,12 @@ async def test_a_screenshot_after_each_click_shows_what_the_click_did(browser, s
 async def test_a_background_tab_is_served_its_own_frames_at_its_size(browser, site):
     async with mcp_client() as client:
         await client.call_tool("interact", {"action": "navigate", "url": site.url("/frames-toggle.html")})
-        opened = payload(await client.call_tool("interact", {"action": "execute", "cdp": [{
-            "method": "Target.createTarget", "params": {"url": site.url("/frames-toggle.html?later=1"),
-                                                        "background": True}}]}))
+        # a background tab beside the keeper's (CDP's Target.createTarget, which execute refuses, did the same)
+        _client, keeper_tab = browser.call(browser.browsers.tab())
+        opened = browser.call(browser.client.open_tab(keeper_tab, site.url("/frames-toggle.html?later=1")))
         listing = browser.call(browser.client.tabs())
         (background,) = [tab["id"] for tab in listing["tabs"] if tab["url"].endswith("?later=1")]
-        assert background != listing["focused_tab_id"]
+        assert background == opened["tab_id"] and background != listing["focused_tab_id"]
         try:
             taken = shots(browser, background, 4, pause=0.1)
             assert taken[-1].method == "frame", [shot.method for shot in taken]
@@ -151,8 +151,7 @@ async def test_a_background_tab_is_served_its_own_frames_at_its_size(browser, si
                 assert Image.open(io.BytesIO(shot.image)).size == (1280, 720) and near(colour(shot.image), BLUE)
             assert browser.call(browser.client.tabs())["focused_tab_id"] == listing["focused_tab_id"]
         finally:
-            await client.call_tool("interact", {"action": "execute", "cdp": [{
-                "method": "Target.closeTarget", "params": {"targetId": opened["cdp"][0]["result"]["targetId"]}}]})
+            browser.call(browser.client.close_tab(background))
 
 
 def test_a_high_density_screen_is_served_frames_in_device_pixels(site, tmp_path, monkeypatch):

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import io
 import json
+import tempfile
 import time
+from pathlib import Path
 
 import anyio
 import pytest
@@ -20,6 +22,8 @@ from conftest import headed_client
 from harness.calls import payload, region
 from harness.desktop import Desktop
 from PIL import Image
+
+from tabsight.uploads import upload_folder
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.headed]
 
@@ -134,7 +138,7 @@ async def test_a_right_click_leaves_no_browser_menu_open_on_the_users_screen(des
 
 async def test_an_upload_or_a_click_that_opens_a_file_chooser_shows_no_dialog_on_the_users_screen(desktop, headed, site, tmp_path):
     client, window = headed
-    report = tmp_path / "report.txt"
+    report = Path(tempfile.mkdtemp(dir=upload_folder())) / "report.txt"  # where agents put files made for an upload
     report.write_text("quarterly figures\n")
     payload(await timed(client, "interact", {"action": "navigate", "url": site.url("/upload.html")}))
     windows, cover = set(desktop.browser_windows()), desktop.cover()

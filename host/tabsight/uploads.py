@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ToolError
-from .paths import owned_folder
+from .paths import FolderError, owned_folder
 
 ENV = "TABSIGHT_UPLOAD_ROOTS"
 #: how the roots' list names tabsight's own upload folder, and what it is for
@@ -81,12 +81,20 @@ def upload_folder() -> Path:
                         "upload folder is made in it)")
 
 
-def allowed_roots(cwd: str | None = None) -> list[Root]:
+def allowed_roots(cwd: str | None = None, make: bool = True) -> list[Root]:
     """The folders uploads may come from, resolved, each once, in the order the module docstring gives.
-    ``paths.FolderError`` when tabsight's upload folder is another user's to change: said, not passed over."""
+    ``paths.FolderError`` when tabsight's upload folder is another user's to change: said, not passed over.
+    Without ``make``, the upload folder counts only where it is already there and tabsight's own (nothing is
+    made, nothing raised)."""
     cwd = cwd or os.getcwd()
     named = [] if _too_wide(cwd) else [(cwd, "the working directory")]
-    named += [(str(upload_folder()), UPLOAD_FOLDER)]
+    if make:
+        named += [(str(upload_folder()), UPLOAD_FOLDER)]
+    elif upload_folder_path().is_dir():
+        try:
+            named += [(str(upload_folder()), UPLOAD_FOLDER)]
+        except FolderError:
+            pass
     named += [(entry, ENV) for entry in os.environ.get(ENV, "").split(os.pathsep) if entry.strip()]
     roots: list[Root] = []
     for folder, why in named:
@@ -98,8 +106,9 @@ def allowed_roots(cwd: str | None = None) -> list[Root]:
 
 def file_roots(cwd: str | None = None) -> list[str]:
     """The folders local files may be opened from in the browser (``file://`` navigations): the same roots as
-    uploads'. The extension refuses a ``file:`` URL outside them, whoever asks for it (extension/cdp-policy.js)."""
-    return [root.path for root in allowed_roots(cwd)]
+    uploads', without making tabsight's upload folder (a navigation must not leave it behind). The extension
+    refuses a ``file:`` URL outside them, whoever asks for it (extension/cdp-policy.js)."""
+    return [root.path for root in allowed_roots(cwd, make=False)]
 
 
 def checked(paths: Sequence[str], cwd: str | None = None) -> list[Upload]:

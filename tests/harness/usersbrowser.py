@@ -36,11 +36,12 @@ class UsersBrowser:
             profile.mkdir(parents=True, exist_ok=True)
             embedded._write_native_host(profile)
 
-    def start(self) -> None:
-        """Waited on until the browser's extension started its tabsight host, which listens in the runtime
-        folder, or the browser ended."""
+    def start(self, url: str = "about:blank") -> None:
+        """Started on ``url`` (headless, the only way to give it a page: a headless browser takes no URL from a
+        second run), waited on until the browser's extension started its tabsight host, which listens in the
+        runtime folder, or the browser ended."""
         running = set(host_pids(self.runtime))  # another browser's (tabsight's embedded one)
-        self.started = browser = self._run("about:blank")
+        self.started = browser = self._run(url)
         wait_until(lambda: set(host_pids(self.runtime)) - running or not browser.running(), BROWSER_TIMEOUT)
         new_hosts = set(host_pids(self.runtime)) - running
         if not new_hosts:
