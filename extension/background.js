@@ -15,6 +15,7 @@ import { findElements } from './discovery.js';
 import { noteAction } from './frames.js';
 import { endAll as endEmulations, setEmulation } from './emulation.js';
 import { execute } from './execute.js';
+import { guardWholeBrowser } from './navigation-guard.js';
 import { networkDetail } from './network.js';
 import { noteActivity } from './identity.js';
 import { pageInfo, pageOutline } from './page.js';
@@ -108,6 +109,7 @@ serve(methods, {
     const embedded = typeof hello.embedded === 'string';
     setBarSilent(embedded);
     ownCookieStore(embedded);
+    guardWholeBrowser(embedded);
   },
   // no MCP session is left: what they emulated ends (before the idle attachments go, and it with them)
   events: {

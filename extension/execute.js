@@ -21,6 +21,7 @@
 import { isCanceledByUser, send, withDebugger } from './cdp.js';
 import { navigationRefusal, stepRefusal } from './cdp-policy.js';
 import { maskCookieValues } from './cookie-mask.js';
+import { guardTab } from './navigation-guard.js';
 import { Code, TabsightError, badRequest } from './errors.js';
 import { MAX_CDP_STEPS } from './limits.js';
 import { fileRootsParam, intParam, optionalStringParam, tabIdParam } from './params.js';
@@ -43,6 +44,7 @@ export async function execute(params, signal) {
   const allow = { read_cookies: params.allow?.read_cookies === true, write_cookies: params.allow?.write_cookies === true };
   if (!script && steps.length === 0) throw badRequest('execute needs a script, cdp steps, or both');
   const tabUrl = await checkedTabUrl(tabId, fileRoots, { during: false });
+  guardTab(tabId, fileRoots); // what its scripts start may go on after the call
   const context = { kind: params.browser_kind === 'own' ? 'own' : 'user', tabUrl, fileRoots, allow };
   steps.forEach(({ method, params: stepParams }, index) => {
     const why = stepRefusal(method, stepParams ?? {}, context);

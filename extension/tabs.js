@@ -2,6 +2,7 @@
 
 import { send, withDebuggerIfAllowed } from './cdp.js';
 import { navigationRefusal } from './cdp-policy.js';
+import { guardTab } from './navigation-guard.js';
 import { leavingPage } from './dialogs.js';
 import { Code, TabsightError } from './errors.js';
 import { ownedWindowIds } from './owned.js';
@@ -75,6 +76,7 @@ function allowedUrlParam(params) {
 export async function navigateTab(params, signal) {
   const tabId = tabIdParam(params);
   const url = allowedUrlParam(params);
+  guardTab(tabId, fileRootsParam(params));
   const timeoutMs = intParam(params, 'timeout_ms', 1, MAX_NAVIGATION_TIMEOUT_MS, DEFAULT_NAVIGATION_TIMEOUT_MS);
   if (new URL(url).protocol === 'data:') {
     // chrome.tabs.update accepts it, then Chrome drops the navigation without
@@ -161,6 +163,7 @@ export async function openTab(params, signal) {
     tab = window.tabs[0];
   }
   await rememberOpened(tab.id);
+  guardTab(tab.id, fileRootsParam(params));
   // Its about:blank is still loading as tabs.create answers; a navigation started meanwhile is at times
   // replaced by that commit, or replaces it and never completes (seen in a headed browser, and once in a
   // loaded CI run where the blank took longer than the 2 s this wait once allowed): it waits first, out of the

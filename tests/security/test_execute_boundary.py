@@ -10,6 +10,7 @@ import os
 import urllib.parse
 from contextlib import contextmanager
 
+import anyio
 import pytest
 
 from conftest import mcp_client
@@ -158,6 +159,18 @@ async def test_a_page_script_that_leaves_for_a_local_file_is_stopped(on_site):
         on_site, {"method": "Runtime.evaluate", "params": {"expression": "document.body.innerText"}},
         script="location.href = 'file:///etc/passwd'; await new Promise(r => setTimeout(r, 500))"))
     assert "about:blank" in message and "root:" not in message
+    listing = payload(await on_site.call_tool("observe", {"what": "tabs"}))
+    tracked = [tab for browser in listing["browsers"] for tab in browser["tabs"] if tab.get("tracked")]
+    assert [tab["url"] for tab in tracked] == ["about:blank"], listing
+
+
+async def test_a_local_page_that_leaves_for_a_local_file_later_is_stopped_too(on_site):
+    # its own timer, which runs after execute's call has ended: no call is there to check it
+    page = os.path.join(os.getcwd(), "tests", "pages", "index.html")
+    payload(await on_site.call_tool("interact", {"action": "navigate", "url": f"file://{page}"}))
+    later = "setTimeout(() => { location.href = 'file:///etc/passwd'; }, 300); return 'set'"
+    assert payload(await execute(on_site, script=later))["script"]["result"] == "set"
+    await anyio.sleep(2)
     listing = payload(await on_site.call_tool("observe", {"what": "tabs"}))
     tracked = [tab for browser in listing["browsers"] for tab in browser["tabs"] if tab.get("tracked")]
     assert [tab["url"] for tab in tracked] == ["about:blank"], listing
