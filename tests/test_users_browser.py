@@ -222,7 +222,9 @@ async def test_the_capture_quota_goes_in_turns_so_one_agents_burst_does_not_star
                 agents.start_soon(shot, burst, f"A{number}")
             agents.start_soon(one_after_the_other)
         assert len(done) == 8
-        assert done.index("B2") < max(done.index(f"A{number}") for number in range(1, 7)) - 1, done
+        # B's two come before A's last (starved, they came after all six); B asks for its second only once its
+        # first is back, so on a loaded machine an A or two may be served in between
+        assert done.index("B2") < max(done.index(f"A{number}") for number in range(1, 7)), done
         after = [await viewport_height(client) for client in (burst, steady)]
         assert after == heights, "a capture fell back to the debugger (its bar came)"
 
