@@ -178,12 +178,18 @@ class Host:
             return
         self._on_extension_hello(first)
         await self._identify()
-        old_umask = os.umask(0o177)  # the socket is born 0600: no window where others may connect
+        # Born 0600 (no window where others may connect) under a name fronts do not look for, and given its own
+        # name once it listens: a front that met it bound but not yet listening took it for a dead host's
+        # leftover and removed it (seen once in a soak's host restart).
+        unready = self.socket_path.with_name(f".{self.socket_path.name}.binding")
+        unready.unlink(missing_ok=True)
+        old_umask = os.umask(0o177)
         try:
-            server = await asyncio.start_unix_server(self._serve_front, path=str(self.socket_path), limit=MAX_FRAME)
+            server = await asyncio.start_unix_server(self._serve_front, path=str(unready), limit=MAX_FRAME)
         finally:
             os.umask(old_umask)
-        os.chmod(self.socket_path, 0o600)
+        os.chmod(unready, 0o600)
+        os.replace(unready, self.socket_path)
         log.info("host %s listening on %s", self.host_id, self.socket_path)
         # in a thread while the fronts connect; a telemetry event that comes first waits for the import
         loading = asyncio.ensure_future(asyncio.to_thread(importlib.import_module, f"{__package__}.telemetry"))
