@@ -799,7 +799,10 @@ async function settle(tabId, documentBefore, signal) {
       // mid-navigation: the document is being replaced
     }
     if (state === null || state.document !== documentBefore) return { ...(await loadedTab(tabId, signal)), navigated: true };
-    if (state.quiet_ms >= QUIET_MS || performance.now() > deadline) {
+    if (performance.now() > deadline) return { url: state.url, title: state.title, navigated: false, dom: state.dom };
+    // quiet, unless the tab is loading: a form's submit leaves its page quiet until the next page commits, which
+    // a slow server or a loaded machine can keep past QUIET_MS (a CI run answered navigated: false so)
+    if (state.quiet_ms >= QUIET_MS && (await chrome.tabs.get(tabId)).status !== 'loading') {
       return { url: state.url, title: state.title, navigated: false, dom: state.dom };
     }
   }
