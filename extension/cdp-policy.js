@@ -24,6 +24,8 @@
 // `navigate`, `open_tab`, a CDP Page.navigate, and what a page script did
 // (execute checks the tab's URL before each step and after the call).
 
+import { Code, TabsightError } from './errors.js';
+
 const ALL = '*';
 
 // Domain -> methods allowed (ALL: every method), each per browser kind the same
@@ -152,6 +154,12 @@ export function navigationRefusal(url, fileRoots = []) {
   const roots = fileRoots.length ? fileRoots.join(', ') : 'none';
   return `${url.slice(0, 200)} is outside the folders local files may be opened from (${roots}): the MCP ` +
     'client\'s working folder or roots, tabsight\'s temp folder, and TABSIGHT_UPLOAD_ROOTS';
+}
+
+// Throws not_allowed where the rule refuses `url`: what `navigate`, `open_tab` and `screenshot({url})` ask for.
+export function refuseNavigation(url, fileRoots = []) {
+  const why = navigationRefusal(url, fileRoots);
+  if (why) throw new TabsightError(Code.NOT_ALLOWED, `Refused to open ${url.slice(0, 200)}: ${why}.`);
 }
 
 // The local path a file: URL names, or null where it could name another than it

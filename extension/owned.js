@@ -8,7 +8,7 @@
 
 import { debuggerShot, captureArea, captureOptions } from './capture.js';
 import { onEvent, send, withDebugger } from './cdp.js';
-import { navigationRefusal } from './cdp-policy.js';
+import { refuseNavigation } from './cdp-policy.js';
 import { applyCookies } from './cookies.js';
 import { Code, TabsightError, badRequest } from './errors.js';
 import { boolParam, intParam, optionalStringParam, urlParam } from './params.js';
@@ -28,8 +28,7 @@ export const ownedWindowIds = new Set();
 
 export async function captureUrl(params, signal) {
   const url = urlParam(params, 'url');
-  const refused = navigationRefusal(url);
-  if (refused) throw new TabsightError(Code.NOT_ALLOWED, `Refused to open ${url.slice(0, 200)}: ${refused}.`);
+  refuseNavigation(url);
   if (!/^(https?|data):$/.test(new URL(url).protocol)) {
     throw badRequest(`Invalid url: ${url.slice(0, 200)} (allowed: http, https or data)`);
   }

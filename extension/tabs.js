@@ -1,7 +1,7 @@
 // The `tabs.list`, `tab.navigate`, `tab.history`, `tab.open` and `tab.close` methods.
 
 import { send, withDebuggerIfAllowed } from './cdp.js';
-import { navigationRefusal } from './cdp-policy.js';
+import { refuseNavigation } from './cdp-policy.js';
 import { guardTab } from './navigation-guard.js';
 import { leavingPage } from './dialogs.js';
 import { Code, TabsightError } from './errors.js';
@@ -68,8 +68,7 @@ async function getFocusedTabId() {
 // The `url` param, once the navigation rule (cdp-policy.js) allows it.
 function allowedUrlParam(params) {
   const url = urlParam(params, 'url');
-  const why = navigationRefusal(url, fileRootsParam(params));
-  if (why) throw new TabsightError(Code.NOT_ALLOWED, `Refused to open ${url.slice(0, 200)}: ${why}.`);
+  refuseNavigation(url, fileRootsParam(params));
   return url;
 }
 
