@@ -4,7 +4,8 @@
 (() => {
   if (globalThis.__tabsight) return;
   const {
-    MAX_TITLE, MAX_URL, INTERACTIVE, EDITORS, documentId, collapse, clip, scopes, deepElementFromPoint, hits, inert, roundBox,
+    MAX_TITLE, MAX_URL, INTERACTIVE, WIDGET_ROLES, EDITORS, documentId, collapse, clip, scopes, deepElementFromPoint, hits,
+    inert, roundBox, knownSemantics, frameDocument,
     HIDEABLE, roleOf, idRefs, standInOf, identify, describe, scopedSelector, scopedStructural, selectorFor,
     structuralSelector, selectorFields, keepAnnotation,
   } = globalThis.__tabsightParts;
@@ -14,6 +15,8 @@
   // What may be an open overlay (menu, listbox, dialog, popover), or the control that opened one.
   const OVERLAYS = '[role=menu], [role=listbox], [role=dialog], [role=alertdialog], dialog[open], :popover-open, ' +
     '[aria-expanded=true]';
+  // The longest discovery looks for elements; past it, what it did not reach is left out, and said so.
+  const DISCOVERY_BUDGET_MS = 3000;
   // A nested element covering this much of its marked ancestor is the same target (a button in a link).
   const SAME_TARGET_AREA = 0.8;
   // Elements INTERACTIVE takes for what they are (a link, a button, a field), whatever their attributes.
@@ -52,7 +55,7 @@
   // The elements to mark, each {element, scope, standIn?, transparentOk?}: for
   // `interactive`, the controls, a visually hidden input at its stand-in,
   // each code editor once, without wrappers.
-  function candidates(scopeList, target, custom) {
+  function candidates(scopeList, target, custom, deadline) {
     if (target === 'custom') {
       return scopeList.flatMap((scope) => [...scope.root.querySelectorAll(custom)].map((element) => ({ element, scope })));
     }
@@ -66,11 +69,13 @@
     }
     const byRoot = new Map(scopeList.map((scope) => [scope.root, scope]));
     const marks = new Map(); // marked element -> {element, scope, standIn, transparentOk}
+    const withInternalRole = ownRoles(scopeList);
     for (const scope of scopeList) {
       // (the checks a page without editors or editable regions does not need cost a big page much)
       const editors = !!scope.root.querySelector(EDITORS);
       const editable = !!scope.root.querySelector('[contenteditable]');
-      for (const element of scope.root.querySelectorAll(`${INTERACTIVE}, ${EDITORS}`)) {
+      const controls = [...scope.root.querySelectorAll(`${INTERACTIVE}, ${EDITORS}`), ...withInternalRole.get(scope.root) ?? []];
+      for (const element of controls) {
         if (editors && element.parentElement?.closest(EDITORS)) continue; // an editor's textarea, gutter, fold arrows
         if (editable && element.parentElement?.isContentEditable) continue; // inside an editable region
         const hideable = element.matches(HIDEABLE);
@@ -87,11 +92,94 @@
         }
       }
     }
-    return withoutWrappers(marks);
+    const clickables = clickablesWithoutRole(scopeList, marks, deadline);
+    for (const item of clickables) marks.set(item.element, item);
+    return Object.assign(withoutWrappers(marks), { clickablesCut: clickables.cut });
+  }
+
+  // Beyond the accessibility tree, what a user clicks that has no role: an element with a click listener of its
+  // own (semantics-page.js; an onclick attribute is in INTERACTIVE already), or the outermost element of an
+  // area the page gives a pointer cursor (the browser's sign that a click there does something: what
+  // Playwright's snapshot shows as [cursor=pointer]). Not one inside a control or holding one (a card around
+  // a button, a list delegating its items' clicks: the controls are the targets), not a label (its control
+  // is), not the page itself or a surface over half the viewport (a canvas, an app's root). Only the
+  // outermost element of a pointer area counts: its children inherit the cursor, and one control gets one
+  // mark; an element inside it with a listener of its own (a tree's caret in its row) is a target too.
+  function clickablesWithoutRole(scopeList, marks, deadline) {
+    const holders = new Set();
+    for (const element of marks.keys()) {
+      for (let n = flatParent(element); n && !holders.has(n); n = flatParent(n)) holders.add(n);
+    }
+    const insideMark = (element) => {
+      for (let n = flatParent(element); n; n = flatParent(n)) if (marks.has(n)) return true;
+      return false;
+    };
+    const surface = innerWidth * innerHeight / 2;
+    const cursors = new Map();
+    const pointer = (element) => {
+      let cursor = cursors.get(element);
+      if (cursor === undefined) cursors.set(element, cursor = getComputedStyle(element).cursor);
+      return cursor === 'pointer';
+    };
+    const pointerArea = (element) => {
+      if (!pointer(element)) return false;
+      const parent = flatParent(element);
+      return !(parent?.nodeType === Node.ELEMENT_NODE && pointer(parent));
+    };
+    const found = new Map();
+    let looked = 0;
+    let cut = false;
+    for (const scope of scopeList) {
+      const known = knownSemantics(scope.root.ownerDocument ?? scope.root);
+      for (const element of scope.root.querySelectorAll('*')) {
+        if (++looked % 256 === 0 && performance.now() > deadline) {
+          cut = true;
+          break;
+        }
+        if (marks.has(element) || holders.has(element) || element.localName === 'label' || SKIPPED.has(element.localName)) {
+          continue;
+        }
+        // (in the viewport only: what is outside it is listed by its controls; and a big page stays cheap)
+        const rect = element.getBoundingClientRect();
+        const top = rect.top + scope.offset.y;
+        const left = rect.left + scope.offset.x;
+        if (rect.width < 1 || rect.height < 1 || rect.width * rect.height > surface || top >= innerHeight ||
+          top + rect.height <= 0 || left >= innerWidth || left + rect.width <= 0) continue;
+        const listener = !!known.get(element)?.click;
+        if ((!listener && !pointerArea(element)) || insideMark(element)) continue;
+        found.set(element, { element, scope, standIn: false, transparentOk: false, listener });
+      }
+    }
+    // a listener holding other clickables delegates their clicks: they are the targets
+    const holding = new Set();
+    for (const element of found.keys()) {
+      for (let n = flatParent(element); n && !holding.has(n); n = flatParent(n)) holding.add(n);
+    }
+    return Object.assign([...found.values()].filter(({ element, listener }) =>
+      !(holding.has(element) && listener && !pointerArea(element))), { cut });
+  }
+
+  // Elements that are never a click target of their own.
+  const SKIPPED = new Set(['html', 'body', 'head', 'script', 'style', 'template', 'slot', 'br', 'option', 'optgroup']);
+
+  // The custom elements whose ElementInternals give them a widget role (and no role attribute overrides it),
+  // by the root (document or shadow root) they are in.
+  function ownRoles(scopeList) {
+    const byRoot = new Map();
+    const documents = new Set(scopeList.map(({ root }) => root.ownerDocument ?? root));
+    for (const doc of documents) {
+      for (const [element, semantics] of knownSemantics(doc)) {
+        if (!semantics.role || element.hasAttribute('role') || !WIDGET_ROLES.has(roleOf(element))) continue;
+        const root = element.getRootNode();
+        if (!byRoot.has(root)) byRoot.set(root, []);
+        byRoot.get(root).push(element);
+      }
+    }
+    return byRoot;
   }
 
   // Interactive without a role of its own: only by [onclick] or [tabindex] (or a label's click).
-  const roleless = (element) => !element.hasAttribute('role') && !NATIVE_CONTROLS.has(element.localName) &&
+  const roleless = (element) => !WIDGET_ROLES.has(roleOf(element)) && !NATIVE_CONTROLS.has(element.localName) &&
     !element.isContentEditable && !element.matches(EDITORS);
 
   // An element with no role that is interactive only by [onclick] or
@@ -256,6 +344,20 @@
     });
   }
 
+  // Frames in the viewport whose document this page cannot read (another origin, or not loaded).
+  function crossOriginFrames(scopeList) {
+    let count = 0;
+    for (const { root, offset } of scopeList) {
+      for (const frame of root.querySelectorAll('iframe, frame')) {
+        if (frameDocument(frame)) continue;
+        const rect = frame.getBoundingClientRect();
+        const top = rect.top + offset.y;
+        if (rect.width >= 1 && rect.height >= 1 && top < innerHeight && top + rect.height > 0 && shown(frame)) count++;
+      }
+    }
+    return count;
+  }
+
   function find({ target = 'interactive', selector = null, max = 50 }) {
     if (target === 'custom') {
       try {
@@ -271,7 +373,14 @@
     const anyInert = scopeList.some(({ root }) => root.querySelector('[inert]'));
     let found = [];
     const outside = { above: [], below: [] };
-    for (const { element, scope, transparentOk } of candidates(scopeList, target, selector)) {
+    const deadline = performance.now() + DISCOVERY_BUDGET_MS;
+    const listed = candidates(scopeList, target, selector, deadline);
+    const leftOut = [];
+    for (const [index, { element, scope, transparentOk }] of listed.entries()) {
+      if (index % 64 === 0 && performance.now() > deadline) {
+        leftOut.push(`${listed.length - index} of ${listed.length} elements not looked at (past the ${DISCOVERY_BUDGET_MS} ms discovery takes at most; annotate a part of the page with annotation_target "custom")`);
+        break;
+      }
       // under a modal only the modal is there to act on (and what it opened, though portalled elsewhere)
       if (modal && !flatContains(modal, element) && !overlayOf(element, overlays)) continue;
       const place = placeOf(element, scope.offset, transparentOk);
@@ -298,6 +407,10 @@
       })),
     };
     if (interactive) answer.outside_viewport = outsideViewport(outside);
+    const frames = crossOriginFrames(scopeList);
+    if (frames) leftOut.push(`${frames} cross-origin frame${frames > 1 ? 's' : ''} in the viewport, not looked into (act there by x/y)`);
+    if (listed.clickablesCut) leftOut.push('clickables without a role not all looked for (past the discovery time)');
+    if (leftOut.length) answer.left_out = leftOut;
     return answer;
   }
 

@@ -17,6 +17,11 @@
       'switch', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem', 'listbox']
       .map((role) => `[role=${role}]`),
   ].join(',');
+  // The ARIA roles of what a user operates (WAI-ARIA 1.2's widget roles but the containers: grid, menu,
+  // tablist, tree...; a listbox is one, as Chrome exposes a <select size> as one).
+  const WIDGET_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'menuitemcheckbox',
+    'menuitemradio', 'switch', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem',
+    'listbox']);
   // Code editors (Ace, CodeMirror 5 and 6, Monaco): each is one editable element, its inner parts are not.
   const EDITORS = '.ace_editor, .CodeMirror, .cm-editor, .monaco-editor';
 
@@ -106,6 +111,37 @@
     return false;
   }
 
+  // ---- what the page's own world knows: ElementInternals defaults, click listeners ----
+
+  // What semantics-page.js knows of an element ({role, label, checked, ..., click}), or undefined. Read once
+  // per document and task (semantics-relay.js's call, in that document's own window), so one call of the
+  // library sees one picture; a document the relay is not in (loaded before the extension) knows nothing.
+  let semanticsByDocument = null;
+  function semanticsOf(element) {
+    if (!semanticsByDocument) {
+      semanticsByDocument = new Map();
+      setTimeout(() => { semanticsByDocument = null; }, 0);
+    }
+    const doc = element.ownerDocument;
+    let known = semanticsByDocument.get(doc);
+    if (!known) {
+      try {
+        known = doc.defaultView?.__tabsightSemantics?.();
+      } catch {
+        known = null;
+      }
+      known ??= new Map();
+      semanticsByDocument.set(doc, known);
+    }
+    return known.get(element);
+  }
+
+  // Every element of a document with semantics of the page's world (its own and its same-origin frames').
+  function knownSemantics(doc = document) {
+    semanticsOf(doc.documentElement);
+    return semanticsByDocument.get(doc);
+  }
+
   const roundBox = ({ x, y, width, height }) =>
     ({ x: Math.round(x), y: Math.round(y), width: Math.round(width), height: Math.round(height) });
 
@@ -159,5 +195,5 @@
     return hit;
   }
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { MAX_TITLE, MAX_URL, INTERACTIVE, EDITORS, documentId, collapse, clip, quote, scopes, frameDocument, frameOffset, deepElementFromPoint, composedContains, hits, inert, roundBox, attached, offsetOf, framesAround, shortName, hitName, interactiveAround });
+  Object.assign(globalThis.__tabsightParts ??= {}, { MAX_TITLE, MAX_URL, INTERACTIVE, WIDGET_ROLES, EDITORS, documentId, collapse, clip, quote, scopes, frameDocument, frameOffset, deepElementFromPoint, composedContains, hits, inert, roundBox, semanticsOf, knownSemantics, attached, offsetOf, framesAround, shortName, hitName, interactiveAround });
 })();

@@ -5,7 +5,7 @@
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { EDITORS, collapse, clip } = globalThis.__tabsightParts;
+  const { INTERACTIVE, EDITORS, collapse, clip, semanticsOf } = globalThis.__tabsightParts;
 
   const TEXT_INPUT_TYPES = new Set(['', 'text', 'email', 'password', 'search', 'tel', 'url', 'number',
     'date', 'datetime-local', 'month', 'time', 'week']);
@@ -20,6 +20,8 @@
   const VALUE_HIDDEN_TYPES = new Set(['password', 'checkbox', 'radio', 'button', 'submit', 'reset', 'image',
     'file', 'hidden']);
   const MAX_OPTIONS = 10;
+  // The longest text taken for a field's caption: more is a paragraph, not a caption.
+  const MAX_CAPTION = 60;
   // The most elements a name's content walk visits.
   const MAX_NAME_ELEMENTS = 500;
   const FORM_CONTROLS = new Set(['input', 'select', 'textarea']);
@@ -50,10 +52,23 @@
 
   // ---- roles ----
 
+  // WAI-ARIA 1.2's roles (abstract ones left out): the first of these in a role attribute is the role.
+  const ARIA_ROLES = new Set(('alert alertdialog application article banner blockquote button caption cell checkbox ' +
+    'code columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis ' +
+    'feed figure form generic grid gridcell group heading img insertion link list listbox listitem log main mark ' +
+    'marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph ' +
+    'presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator ' +
+    'slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time ' +
+    'timer toolbar tooltip tree treegrid treeitem').split(' '));
+
+  const firstRole = (value) => value?.trim().toLowerCase().split(/\s+/).find((token) => ARIA_ROLES.has(token)) ?? '';
+
+  // Chrome's role: the role attribute's first known role, else the role a custom element gives itself through
+  // ElementInternals (semantics-page.js), else the element's own (HTML-AAM).
   function roleOf(element) {
     if (element.matches(EDITORS)) return 'textbox';
-    const explicit = element.getAttribute('role')?.trim().split(/\s+/)[0];
-    if (explicit) return explicit;
+    const explicit = firstRole(element.getAttribute('role')) || firstRole(semanticsOf(element)?.role);
+    if (explicit && !(['none', 'presentation'].includes(explicit) && focusable(element))) return explicit;
     const tag = element.localName;
     if (/^h[1-6]$/.test(tag)) return 'heading';
     switch (tag) {
@@ -127,7 +142,7 @@
       const value = embeddedValue(element, role);
       if (value !== null) return value;
     }
-    const label = element.getAttribute('aria-label');
+    const label = ariaOf(element, 'aria-label');
     if (label?.trim()) return label;
     if (isRoot) {
       // a labelled control is named by its labels alone, the hidden ones left out: Chrome falls back to
@@ -148,6 +163,17 @@
     return isRoot ? element.getAttribute('aria-placeholder') ?? '' : '';
   }
 
+  // An ARIA attribute's value: the element's own attribute, else the default its ElementInternals gives it.
+  function ariaOf(element, attribute) {
+    const own = element.getAttribute(attribute);
+    if (own !== null) return own;
+    return semanticsOf(element)?.[attribute.slice(5)] ?? null;
+  }
+
+  // Focusable by the keyboard or a click: a role of none or presentation is then ignored (ARIA's conflict rule).
+  const focusable = (element) => element.tabIndex >= 0 && (element.hasAttribute('tabindex') ||
+    ['a', 'button', 'input', 'select', 'textarea', 'summary'].includes(element.localName));
+
   // The elements an id-list attribute names, in the element's own tree (document or shadow root).
   function idRefs(element, attribute) {
     const ids = element.getAttribute(attribute)?.trim();
@@ -164,7 +190,7 @@
       return element.value;
     }
     if (['slider', 'spinbutton', 'scrollbar', 'progressbar'].includes(role)) {
-      return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ??
+      return ariaOf(element, 'aria-valuetext') ?? ariaOf(element, 'aria-valuenow') ??
         (tag === 'input' ? element.value : null);
     }
     if (role === 'combobox' || role === 'textbox' || role === 'searchbox') {
@@ -287,20 +313,36 @@
 
   // The element a user sees and clicks for a visually hidden input: its first
   // label that is seen, else the custom element hosting it (unless that has a
-  // role of its own: then it is the control); null when the input is seen
-  // itself or nothing shows it.
+  // role of its own: then it is the control), else the nearest of its three
+  // closest ancestors that is seen and holds no other control (a switch's
+  // track around its hidden checkbox); null when the input is seen itself or
+  // nothing shows it.
   function standInOf(control) {
     if (!control.matches(HIDEABLE) || !visuallyHidden(control)) return null;
     const label = labelsOf(control).find(seen);
     if (label) return label;
     const host = control.getRootNode().host;
-    return host && !host.hasAttribute('role') && seen(host) ? host : null;
+    if (host) return !host.hasAttribute('role') && seen(host) ? host : null;
+    return wrapperOf(control);
+  }
+
+  const CONTROLS = 'input:not([type=hidden]), select, textarea, button, a[href], [role]';
+
+  function wrapperOf(control) {
+    let wrapper = control.parentElement;
+    for (let level = 0; wrapper && level < 3; level++, wrapper = wrapper.parentElement) {
+      if ([...wrapper.querySelectorAll(CONTROLS)].some((other) => other !== control)) return null;
+      if (wrapper.localName === 'label' || wrapper === control.ownerDocument.body) return null;
+      if (seen(wrapper)) return wrapper;
+    }
+    return null;
   }
 
   // The control a user operates through this element: the hidden input it
   // stands in for, else itself.
   function controlOf(element) {
-    const control = element.localName === 'label' ? element.control : element.shadowRoot?.querySelector(HIDEABLE);
+    const control = element.localName === 'label' ? element.control
+      : element.shadowRoot?.querySelector(HIDEABLE) ?? element.querySelector(HIDEABLE);
     return control && standInOf(control) === element ? control : element;
   }
 
@@ -311,7 +353,7 @@
   function stateOf(element, role) {
     const state = {};
     const tag = element.localName;
-    const aria = (name) => element.getAttribute(name);
+    const aria = (name) => ariaOf(element, name);
     if (tag === 'input' && (element.type === 'checkbox' || element.type === 'radio')) {
       state.checked = element.indeterminate || aria('aria-checked') === 'mixed' ? 'mixed' : element.checked;
     } else if (CHECKABLE.has(role) || ['true', 'false', 'mixed'].includes(aria('aria-checked'))) {
@@ -326,7 +368,9 @@
     if (['true', 'false', 'mixed'].includes(aria('aria-pressed'))) {
       state.pressed = aria('aria-pressed') === 'mixed' ? 'mixed' : aria('aria-pressed') === 'true';
     }
-    if (element.matches(':disabled') || element.closest('[aria-disabled="true"]')) state.disabled = true;
+    if (element.matches(':disabled') || element.closest('[aria-disabled="true"]') || aria('aria-disabled') === 'true') {
+      state.disabled = true;
+    }
     const value = valueOf(element, role);
     if (value) state.value = clip(collapse(value));
     const options = optionsOf(element, role);
@@ -346,7 +390,7 @@
     if (tag === 'textarea') return element.value;
     if (tag === 'select') return [...element.selectedOptions].map((option) => option.label).join(', ');
     if (['slider', 'spinbutton', 'scrollbar', 'progressbar'].includes(role)) {
-      return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? '';
+      return ariaOf(element, 'aria-valuetext') ?? ariaOf(element, 'aria-valuenow') ?? '';
     }
     if (role === 'combobox') {
       const input = element.querySelector('input');
@@ -405,17 +449,38 @@
     return { tag: control.localName, role, name: clip(nameOf(control, role)) };
   }
 
-  // A mark: the control's tag, role, name, hint and state, and the text the marked element shows.
+  // Something to find a control by when Chrome gives it no name: [where from, the text], or null. Its
+  // <label>s' text even when they are hidden (Playwright's snapshot names a control so), else for a form
+  // field the caption just before it (the text of its previous sibling, or of its parent's text before it).
+  function fallbackName(control, role) {
+    const labels = labelsOf(control);
+    if (labels.length) {
+      const text = collapse(labels.map((label) => alternative(label, { ...naming(control, role), hiddenOk: true })).join(' '));
+      if (text) return ['label', text];
+    }
+    if (!FORM_CONTROLS.has(control.localName)) return null;
+    const before = control.previousElementSibling;
+    const caption = collapse(before && !before.matches(INTERACTIVE) && !before.querySelector(INTERACTIVE) ? before.innerText : '') ||
+      collapse([...control.parentElement?.childNodes ?? []].filter((node) => node.nodeType === Node.TEXT_NODE &&
+        node.compareDocumentPosition(control) & Node.DOCUMENT_POSITION_FOLLOWING).map((node) => node.data).join(' '));
+    return caption && caption.length <= MAX_CAPTION ? ['nearby text', caption] : null;
+  }
+
+  // A mark: the control's tag, role, name, hint and state, and the text the marked element shows. A name
+  // that is not Chrome's (fallbackName) says where it comes from, in name_from; a control without a role
+  // (a clickable div) is a "generic" one, named by the text it shows.
   function describe(element) {
     const control = controlOf(element);
     const role = roleOf(control);
     const described = {
       tag: control.localName,
-      role,
+      role: role || 'generic',
       name: clip(nameOf(control, role)),
       text: visibleText(element),
       interactionHint: hintOf(control, role),
     };
+    const fallback = described.name ? null : fallbackName(control, role);
+    if (fallback) [described.name_from, described.name] = [fallback[0], clip(fallback[1])];
     const state = stateOf(control, role);
     if (Object.keys(state).length) described.state = state;
     return described;

@@ -109,7 +109,7 @@
   let memo = null;
   function taskMemo() {
     if (!memo) {
-      memo = { selectors: new Map(), anchors: new Map(), queries: new Map() };
+      memo = { selectors: new Map(), anchors: new Map(), queries: new Map(), alike: new Map() };
       queueMicrotask(() => { memo = null; });
     }
     return memo;
@@ -288,10 +288,24 @@
     return matchesOnly(root, `:scope > ${path}`, element) ? `:scope > ${path}` : path;
   }
 
+  // The node's siblings of its tag, itself among them, in order (parentNode: at the top of a shadow root the
+  // siblings' parent is the root). Grouped once per parent and task: a list of 10,000 rows asks for each.
+  function alikeOf(node) {
+    const { alike } = taskMemo();
+    let byTag = alike.get(node.parentNode);
+    if (!byTag) {
+      alike.set(node.parentNode, byTag = new Map());
+      for (const sibling of node.parentNode.children) {
+        if (!byTag.has(sibling.localName)) byTag.set(sibling.localName, []);
+        byTag.get(sibling.localName).push(sibling);
+      }
+    }
+    return byTag.get(node.localName);
+  }
+
   function stepFor(node) {
     const tag = CSS.escape(node.localName);
-    // parentNode: at the top of a shadow root the siblings' parent is the root
-    const alike = [...node.parentNode.children].filter((sibling) => sibling.localName === node.localName);
+    const alike = alikeOf(node);
     if (alike.length <= 1) return tag;
     const cls = classesOf(node).find((name) => !UTILITY_CLASS.test(name) &&
       alike.every((sibling) => sibling === node || !sibling.classList.contains(name)));
@@ -318,7 +332,7 @@
 
   function positionStep(node) {
     const tag = CSS.escape(node.localName);
-    const alike = [...node.parentNode.children].filter((sibling) => sibling.localName === node.localName);
+    const alike = alikeOf(node);
     return alike.length > 1 ? `${tag}:nth-of-type(${alike.indexOf(node) + 1})` : tag;
   }
 

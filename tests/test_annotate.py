@@ -33,8 +33,8 @@ FOUND_IN_ORDER = [
     ("Free plan", "radio", "toggleable"),
     ("ARIA button", "button", "clickable"),
     ("Dark mode", "switch", "toggleable"),
-    ("Clickable div", "", "clickable"),
-    ("Focusable span", "", "clickable"),
+    ("Clickable div", "generic", "clickable"),
+    ("Focusable span", "generic", "clickable"),
     ("", "textbox", "editable"),  # the contenteditable div: no name, text "Edit me"
     ("More details", "button", "toggleable"),
     ("Shadow button", "button", "clickable"),

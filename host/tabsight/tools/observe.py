@@ -132,15 +132,17 @@ class ObserveParams(Params):
     max_annotations: int = Field(default=50, ge=1, le=100, description="At most this many marks, in reading order.")
     annotation_format: Literal["json", "compact"] = Field(
         default="json",
-        description="With annotate_screenshot. json: {page, annotations:[{label, tag, role, name, text, state, "
-        "selector, bounds, interactionHint}], total_found, outside_viewport?}, fields left out when empty or "
-        "repeating another: text equal to name or state.value; the tag the role implies (the same word; link a; "
+        description="With annotate_screenshot. json: {page, annotations:[{label, tag, role, name, name_from, text, "
+        "state, selector, bounds, interactionHint}], total_found, outside_viewport?, left_out?}; left_out: what discovery did not look into (cross-origin frames, what a huge page left past its time); role generic: a clickable "
+        "without a role (a pointer cursor or a click listener), named by its text; name_from when the name is not "
+        "Chrome's accessible name (which is empty): label (its label's text, though hidden) or nearby text (the "
+        "caption before a field). Fields are left out when empty or repeating another: text equal to name or state.value; the tag the role implies (the same word; link a; "
         "textbox, searchbox, checkbox, radio, slider, spinbutton input; combobox, listbox select); the "
         "interactionHint the role implies (link navigable; textbox, searchbox editable; combobox, listbox, option "
         "selectable; checkbox, radio, switch toggleable; others clickable). compact: plain text at half the characters or less, for when labels, "
         "roles, names and selectors are enough (no bounds); one line per element: "
         f"{LINE_GRAMMAR}, where role is - when there is none, name is a JSON string, the optional "
-        "parenthesised part is space-separated facts, each `key` (true) or `key=` and a JSON value (checked, "
+        "parenthesised part is space-separated facts, each `key` (true) or `key=` and a JSON value (name_from, checked, "
         "selected, expanded, pressed, disabled, value, options, options_total, text when it differs from name "
         "and value, hint when it is not the role's), and the selector runs to the end of the line. Elements "
         "above and below the viewport follow as lines `role \"name\" selector` under a count.",
@@ -259,6 +261,8 @@ async def _annotate(session: Session, client: BrowserClient, tab_id: int, params
     }
     if outside := outside_viewport(found.get("outside_viewport")):
         response.result["outside_viewport"] = outside
+    if left_out := found.get("left_out"):
+        response.result["left_out"] = left_out
     if outline is not None:
         response.result["page_text"] = outline_text(outline, params.page_text)
 
@@ -295,7 +299,7 @@ def lean(item: dict[str, Any]) -> dict[str, Any]:
     such."""
     role = item.get("role") or ""
     shown = {"label": item["label"], "tag": item.get("tag"), "role": role, "name": item.get("name"),
-             "text": item.get("text"), "state": _state(item.get("state")), "selector": item["selector"],
+             "name_from": item.get("name_from"), "text": item.get("text"), "state": _state(item.get("state")), "selector": item["selector"],
              "bounds": item["bounds"], "interactionHint": item.get("interactionHint")}
     if shown["tag"] in (role, TAG_OF_ROLE.get(role)):
         del shown["tag"]
@@ -349,6 +353,7 @@ def compact(found: dict[str, Any], annotations: list[dict[str, Any]], outline: d
             lines.append(f"{side} the viewport: {outside[side]['count']} more ({len(shown)} listed, nearest first; "
                          f"{REACH}):")
             lines += [f"  {_compact_element(element, [])}" for element in page_fields(shown)]
+    lines += [f"left out: {note}" for note in found.get("left_out", [])]
     if outline is not None:
         lines += ["page text:", outline_text(outline, budget)]
     return "\n".join(lines)
@@ -363,7 +368,7 @@ def _compact_element(item: dict[str, Any], facts: list[str]) -> str:
 
 def _facts(item: dict[str, Any]) -> list[str]:
     """What a line says beyond role and name: `key` (true) or `key=` and a JSON value."""
-    facts = []
+    facts = [f"name_from={_json(item['name_from'])}"] if item.get("name_from") else []
     state = _state(item.get("state"))
     for key, value in state.items():
         facts.append(key if value is True else f"{key}={_json(value)}")
