@@ -24,7 +24,8 @@ import os
 import pytest
 
 from conftest import mcp_client
-from harness.realapps import NO_ROLE, REALAPPS, answer, execute, load, mark, marks, missing_bundles, observe
+from harness.realapps import (NO_ROLE, REALAPPS, answer, describe_annotation, execute, load, mark, marks,
+                              missing_bundles, observe)
 from harness.servers import serve_folder
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.realapps, pytest.mark.timeout(240)]
@@ -56,10 +57,7 @@ async def opened(agent, page: str) -> tuple:
     """The client with ``page`` loaded and quiet, and the annotations of its annotated screenshot."""
     client, base = agent
     await load(client, base + page)
-    found = await observe(client)
-    if os.environ.get("UNSEEN_DUMP"):
-        print("\nDUMP", page, found.total_found, found.viewport, *found.annotations, sep="\n  ")
-    return client, found.annotations
+    return client, (await observe(client)).annotations
 
 
 async def act(client, action: str, item: dict, **arguments) -> dict:
@@ -81,11 +79,67 @@ async def page_says(client, expression: str, expected, seconds: float = 3):
     return await execute(client, source)
 
 
+def listing(annotations: list[dict]) -> str:
+    return "".join(f"\n  - {describe_annotation(item)}" for item in annotations) or " (none)"
+
+
 def point_in(item: dict, box: dict) -> bool:
     """Whether the centre of the annotation ``item``'s bounds lies in ``box`` (x, y, width, height)."""
     bounds = item["bounds"]
     x, y = bounds["x"] + bounds["width"] / 2, bounds["y"] + bounds["height"] / 2
     return box["x"] <= x <= box["x"] + box["width"] and box["y"] <= y <= box["y"] + box["height"]
+
+
+# -- what each page says once acted on: (expression, the value expected) ---------------------------------------
+
+RECTANGLE_ACTIVE = ("[document.querySelector('[data-testid=toolbar-rectangle]').checked,"
+                    " window.excalidrawAPI.getAppState().activeTool.type]", [True, "rectangle"])
+MD_BILLING_SELECTED = ("[document.getElementById('tabs').activeTabIndex, document.getElementById('tab-billing').selected]",
+                       [1, True])
+MD_FILLED = ("['full-name', 'email'].map((id) => document.getElementById(id))"
+             ".flatMap((field) => [field.value, field.shadowRoot.querySelector('input').value])",
+             ["Ada Lovelace"] * 2 + ["ada@example.org"] * 2)
+ION_GRID = ("document.getElementById('view').value", "grid")
+FLUENT_TERMS = ("location.hash", "#terms")
+TODOS_COMPLETED = ("[document.querySelectorAll('#todo-list li.completed').length,"
+                   " JSON.parse(localStorage.getItem('todos-angularjs')).filter((todo) => todo.completed).length]", [3, 3])
+NAIVE_BILLING = ("[document.querySelector('.n-tabs-tab--active').textContent.trim(), document.querySelector('.pane').textContent]",
+                 ["Billing", "Billing settings"])
+NAIVE_PAGE_2 = ("document.querySelector('#pager .n-pagination-item--active').textContent.trim()", "2")
+NAIVE_TEAM = ("document.querySelector('#plan .n-base-selection-label').textContent.trim()", "Team")
+NAIVE_BY_AGE = ("[...document.querySelectorAll('#people tbody tr')].map((row) => row.children[1].textContent.trim())",
+                ["85", "72", "41", "36"])  # a first click sorts descending
+BP_DOCS_EXPANDED = ("[...document.querySelectorAll('.bp6-tree-node-expanded > .bp6-tree-node-content .bp6-tree-node-label')]"
+                    ".map((label) => label.textContent)", ["docs"])
+
+#: (page, interact arguments by selector, what the page then says): each label test's action and check, by selector
+BY_SELECTOR = [
+    ("excalidraw018.html", {"action": "click", "selector": "[data-testid=toolbar-rectangle]"}, RECTANGLE_ACTIVE),
+    ("material.html", {"action": "click", "selector": "#tab-billing"}, MD_BILLING_SELECTED),
+    ("material.html", {"action": "fill", "fields": [{"selector": "#full-name >>> input", "value": "Ada Lovelace"},
+                                                    {"selector": "#email >>> input", "value": "ada@example.org"}]},
+     MD_FILLED),
+    ("ionic.html", {"action": "click", "selector": "ion-segment-button[value=grid]"}, ION_GRID),
+    ("fluent.html", {"action": "click", "selector": "#terms"}, FLUENT_TERMS),
+    ("todomvc-angularjs.html", {"action": "click", "selector": "#toggle-all"}, TODOS_COMPLETED),
+    ("naive.html", {"action": "click", "selector": '.n-tabs-tab[data-name="billing"]'}, NAIVE_BILLING),
+    ("naive.html", {"action": "click", "selector": "#pager .n-pagination-item:nth-child(3)"}, NAIVE_PAGE_2),
+    ("naive.html", {"action": "click", "selector": ".n-base-select-option:nth-child(2)"}, NAIVE_TEAM),
+    ("naive.html", {"action": "click", "selector": '#people th[data-col-key="age"]'}, NAIVE_BY_AGE),
+    ("blueprint.html", {"action": "click", "selector": ".bp6-tree-root > li:nth-child(2) > .bp6-tree-node-content > "
+                                                       ".bp6-tree-node-caret"}, BP_DOCS_EXPANDED),
+]
+
+
+@pytest.mark.parametrize(("page", "arguments", "says"), BY_SELECTOR,
+                         ids=[f"{page}-{arguments.get('selector', 'fill')}" for page, arguments, _ in BY_SELECTOR])
+async def test_each_pages_action_by_selector_gives_what_its_label_test_checks(agent, page, arguments, says):
+    """The pages and the checks are sound: the action of each label test, aimed by a CSS selector instead of a
+    label, leaves the page saying what that test expects (a label test that fails does so on its marks)."""
+    client, base = agent
+    await load(client, base + page)
+    answer(await client.call_tool("interact", arguments))
+    assert await page_says(client, *says) == says[1]
 
 
 # -- Excalidraw 0.18 -----------------------------------------------------------------------------------------
@@ -114,9 +168,7 @@ async def test_excalidraw_018_marks_its_tools_panel_and_corner_controls(agent):
 async def test_excalidraw_018_a_click_on_the_rectangle_tools_label_makes_it_the_active_tool(agent):
     client, annotations = await opened(agent, "excalidraw018.html")
     await act(client, "click", mark(annotations, "radio", "Rectangle"))
-    tool = ("[document.querySelector('[data-testid=toolbar-rectangle]').checked,"
-            " window.excalidrawAPI.getAppState().activeTool.type]")
-    assert await page_says(client, tool, [True, "rectangle"]) == [True, "rectangle"], \
+    assert await page_says(client, *RECTANGLE_ACTIVE) == RECTANGLE_ACTIVE[1], \
         "the Rectangle tool's radio is not checked and the app's active tool is not rectangle after the click"
 
 
@@ -128,8 +180,7 @@ async def test_material_web_tabs_are_marked_by_name_and_a_click_selects_billing(
     for tab in ("Profile", "Security"):
         mark(annotations, "tab", tab)
     await act(client, "click", mark(annotations, "tab", "Billing"))
-    selected = "[document.getElementById('tabs').activeTabIndex, document.getElementById('tab-billing').selected]"
-    assert await page_says(client, selected, [1, True]) == [1, True], "the Billing tab is not selected after the click"
+    assert await page_says(client, *MD_BILLING_SELECTED) == MD_BILLING_SELECTED[1], "the Billing tab is not selected after the click"
 
 
 async def test_material_web_text_fields_are_textboxes_named_by_their_label_and_filled_by_it(agent):
@@ -137,10 +188,7 @@ async def test_material_web_text_fields_are_textboxes_named_by_their_label_and_f
     name, email = mark(annotations, "textbox", "Full name"), mark(annotations, "textbox", "Email")
     answer(await client.call_tool("interact", {"action": "fill", "fields": [
         {"label": name["label"], "value": "Ada Lovelace"}, {"label": email["label"], "value": "ada@example.org"}]}))
-    values = ("['full-name', 'email'].map((id) => document.getElementById(id))"
-              ".flatMap((field) => [field.value, field.shadowRoot.querySelector('input').value])")
-    expected = ["Ada Lovelace"] * 2 + ["ada@example.org"] * 2
-    assert await page_says(client, values, expected) == expected, \
+    assert await page_says(client, *MD_FILLED) == MD_FILLED[1], \
         "the fields' values (element, inner input) are not what fill put in by label"
 
 
@@ -160,7 +208,7 @@ async def test_ionic_segment_buttons_and_the_selects_button_are_marked_and_a_seg
     mark(annotations, "tab", "Map")
     mark(annotations, ("button", "combobox"), "Fruit", contains=True)
     await act(client, "click", mark(annotations, "tab", "Grid"))
-    assert await page_says(client, "document.getElementById('view').value", "grid") == "grid", \
+    assert await page_says(client, *ION_GRID) == ION_GRID[1], \
         "the segment's value is not grid after the click on its Grid button"
 
 
@@ -171,7 +219,7 @@ async def test_fluent_link_is_marked_as_a_link_by_name_and_followed(agent):
     client, annotations = await opened(agent, "fluent.html")
     mark(annotations, "link", "Privacy policy")
     await act(client, "click", mark(annotations, "link", "Read the terms"))
-    assert await page_says(client, "location.hash", "#terms") == "#terms", "the link was not followed"
+    assert await page_says(client, *FLUENT_TERMS) == FLUENT_TERMS[1], "the link was not followed"
 
 
 # -- TodoMVC AngularJS ---------------------------------------------------------------------------------------
@@ -182,9 +230,7 @@ async def test_todomvc_angularjs_mark_all_as_complete_is_found_by_name_and_compl
     # its <label for="toggle-all"> is display:none, so Chromium gives the checkbox no name: the app names it in
     # that label, and a user knows the chevron above the list by those words
     await act(client, "click", mark(annotations, "checkbox", "Mark all as complete"))
-    completed = ("[document.querySelectorAll('#todo-list li.completed').length,"
-                 " JSON.parse(localStorage.getItem('todos-angularjs')).filter((todo) => todo.completed).length]")
-    assert await page_says(client, completed, [3, 3]) == [3, 3], "not every todo is completed after the click"
+    assert await page_says(client, *TODOS_COMPLETED) == TODOS_COMPLETED[1], "not every todo is completed after the click"
 
 
 # -- Naive UI ------------------------------------------------------------------------------------------------
@@ -194,17 +240,14 @@ async def test_naive_ui_roleless_billing_tab_is_marked_by_its_text_and_a_click_s
     client, annotations = await opened(agent, "naive.html")
     mark(annotations, NO_ROLE, "Security")
     await act(client, "click", mark(annotations, NO_ROLE, "Billing"))
-    shown = "[document.querySelector('.n-tabs-tab--active').textContent.trim(), document.querySelector('.pane').textContent]"
-    expected = ["Billing", "Billing settings"]
-    assert await page_says(client, shown, expected) == expected, "the Billing tab is not active after the click"
+    assert await page_says(client, *NAIVE_BILLING) == NAIVE_BILLING[1], "the Billing tab is not active after the click"
 
 
 async def test_naive_ui_roleless_pagination_item_is_marked_by_its_number_and_a_click_turns_the_page(agent):
     client, annotations = await opened(agent, "naive.html")
     mark(annotations, NO_ROLE, "3")
     await act(client, "click", mark(annotations, NO_ROLE, "2"))
-    active = "document.querySelector('#pager .n-pagination-item--active').textContent.trim()"
-    assert await page_says(client, active, "2") == "2", "page 2 is not the active page after the click"
+    assert await page_says(client, *NAIVE_PAGE_2) == NAIVE_PAGE_2[1], "page 2 is not the active page after the click"
 
 
 async def test_naive_ui_open_selects_options_are_marked_by_their_text(agent):
@@ -212,18 +255,16 @@ async def test_naive_ui_open_selects_options_are_marked_by_their_text(agent):
     for option in ("Free", "Team", "Enterprise"):
         mark(annotations, NO_ROLE + ("option",), option)
     await act(client, "click", mark(annotations, NO_ROLE + ("option",), "Team"))
-    chosen = "document.querySelector('#plan .n-base-selection-label').textContent.trim()"
-    assert await page_says(client, chosen, "Team") == "Team", "the select does not show Team after its option's click"
+    assert await page_says(client, *NAIVE_TEAM) == NAIVE_TEAM[1], "the select does not show Team after its option's click"
 
 
 async def test_naive_ui_sortable_column_header_is_marked_and_a_click_sorts_by_it(agent):
     client, annotations = await opened(agent, "naive.html")
     header = marks(annotations, NO_ROLE + ("columnheader", "button"), "Age", contains=True)
-    assert len(header) == 1, f"the sortable 'Age' column header is not marked once: {header or annotations}"
+    assert len(header) == 1, f"the sortable 'Age' column header is not marked once; the annotations:{listing(annotations)}"
     await act(client, "click", header[0])
-    ages = "[...document.querySelectorAll('#people tbody tr')].map((row) => row.children[1].textContent.trim())"
-    assert await page_says(client, ages, ["36", "41", "72", "85"]) == ["36", "41", "72", "85"], \
-        "the table is not sorted by age (ascending) after the click on its header"
+    assert await page_says(client, *NAIVE_BY_AGE) == NAIVE_BY_AGE[1], \
+        "the table is not sorted by age (descending: a first click's order) after the click on its header"
 
 
 # -- Blueprint -----------------------------------------------------------------------------------------------
@@ -233,8 +274,8 @@ async def test_blueprint_tree_carets_are_marked_and_a_click_expands_the_node(age
     client, annotations = await opened(agent, "blueprint.html")
     # a caret: a span with no role holding an svg titled "Expand group"; one per folder (src, docs, tests)
     carets = marks(annotations, NO_ROLE + ("button",), "Expand group")
-    assert len(carets) == 3, ("the tree's three carets are not marked, named 'Expand group' by their icon's title: "
-                              + "; ".join(f"#{a['label']} {a.get('role')!r} {a.get('name')!r}" for a in annotations))
+    assert len(carets) == 3, ("the tree's three carets are not marked with no role and the name 'Expand group' "
+                              f"(their icon's title); the annotations:{listing(annotations)}")
     box = await execute(client, """
       const caret = [...document.querySelectorAll('.bp6-tree-node')]
         .find((node) => node.querySelector(':scope > .bp6-tree-node-content .bp6-tree-node-label')?.textContent === 'docs')
@@ -242,6 +283,4 @@ async def test_blueprint_tree_carets_are_marked_and_a_click_expands_the_node(age
       return {x: caret.x, y: caret.y, width: caret.width, height: caret.height};""")
     (docs,) = [caret for caret in carets if point_in(caret, box)]
     await act(client, "click", docs)
-    expanded = ("[...document.querySelectorAll('.bp6-tree-node-expanded > .bp6-tree-node-content .bp6-tree-node-label')]"
-                ".map((label) => label.textContent)")
-    assert await page_says(client, expanded, ["docs"]) == ["docs"], "the docs folder is not expanded after its caret's click"
+    assert await page_says(client, *BP_DOCS_EXPANDED) == BP_DOCS_EXPANDED[1], "the docs folder is not expanded after its caret's click"
