@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes tests/realapps/node_modules: the real apps tests/test_realapps.py and bench/realapps_bench.py
-# serve as static files.
+# Makes tests/realapps/node_modules: the real apps tests/test_realapps.py, tests/test_unseen_pages.py
+# and bench/realapps_bench.py serve as static files; then bundles src/ into build/ (build.mjs).
 #
 #   tests/realapps/install.sh
 #
@@ -16,3 +16,5 @@ set -euo pipefail
 # shellcheck source=../npm-cached.sh
 source "$(dirname "$0")/../npm-cached.sh"
 npm_cached realapps "the apps"
+# the pages of unseen/ load bundles of ES-module-only packages: src/*.js(x) bundled into build/
+node "$(dirname "$0")/build.mjs"
