@@ -6,7 +6,7 @@
   const {
     MAX_TITLE, MAX_URL, INTERACTIVE, WIDGET_ROLES, EDITORS, documentId, collapse, clip, scopes, deepElementFromPoint, hits,
     inert, roundBox, knownSemantics, frameDocument,
-    HIDEABLE, roleOf, idRefs, standInOf, identify, describe, scopedSelector, scopedStructural, selectorFor,
+    HIDEABLE, transparentOnly, pointerStandInOf, roleOf, idRefs, standInOf, identify, describe, scopedSelector, scopedStructural, selectorFor,
     structuralSelector, selectorFields, keepAnnotation,
   } = globalThis.__tabsightParts;
 
@@ -79,15 +79,18 @@
         if (editors && element.parentElement?.closest(EDITORS)) continue; // an editor's textarea, gutter, fold arrows
         if (editable && element.parentElement?.isContentEditable) continue; // inside an editable region
         const hideable = element.matches(HIDEABLE);
-        const standIn = hideable ? standInOf(element) : null;
+        const standIn = hideable ? standInOf(element) : pointerStandInOf(element);
         const mark = standIn ?? element;
         if (!marks.has(mark)) {
           marks.set(mark, {
             element: mark,
             scope: standIn ? byRoot.get(standIn.getRootNode()) ?? scope : scope,
             standIn: !!standIn,
-            // an input made transparent over its own styled look is still what a click reaches
-            transparentOk: hideable && !standIn,
+            // an input made transparent over its own styled look is still what a click reaches; so is a
+            // component's inner control, transparent while its host shows the look (a text field's empty
+            // input under its resting label, a slider's range input over its drawn track)
+            transparentOk: (hideable && !standIn) || (scope.hosts.length > 0 && transparentOnly(element) &&
+              seenHost(element)),
           });
         }
       }
@@ -106,12 +109,15 @@
   // outermost element of a pointer area counts: its children inherit the cursor, and one control gets one
   // mark; an element inside it with a listener of its own (a tree's caret in its row) is a target too.
   function clickablesWithoutRole(scopeList, marks, deadline) {
+    // (the controls: an element focusable or clickable by [tabindex] or [onclick] alone may be a wrapper of them,
+    // as a select's menu is of its options)
+    const controls = new Set([...marks.keys()].filter((element) => !roleless(element)));
     const holders = new Set();
-    for (const element of marks.keys()) {
+    for (const element of controls) {
       for (let n = flatParent(element); n && !holders.has(n); n = flatParent(n)) holders.add(n);
     }
     const insideMark = (element) => {
-      for (let n = flatParent(element); n; n = flatParent(n)) if (marks.has(n)) return true;
+      for (let n = flatParent(element); n; n = flatParent(n)) if (controls.has(n)) return true;
       return false;
     };
     const surface = innerWidth * innerHeight / 2;
@@ -136,7 +142,7 @@
           cut = true;
           break;
         }
-        if (marks.has(element) || holders.has(element) || element.localName === 'label' || SKIPPED.has(element.localName)) {
+        if (controls.has(element) || holders.has(element) || element.localName === 'label' || SKIPPED.has(element.localName)) {
           continue;
         }
         // (in the viewport only: what is outside it is listed by its controls; and a big page stays cheap)
@@ -161,6 +167,9 @@
 
   // Elements that are never a click target of their own.
   const SKIPPED = new Set(['html', 'body', 'head', 'script', 'style', 'template', 'slot', 'br', 'option', 'optgroup']);
+
+  // Is the shadow host the element is in shown, with some opacity?
+  const seenHost = (element) => !!element.getRootNode().host?.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
 
   // The custom elements whose ElementInternals give them a widget role (and no role attribute overrides it),
   // by the root (document or shadow root) they are in.
@@ -236,18 +245,33 @@
   // ---- overlays and modals ----
 
   // The open modal the page is shown under: a <dialog> shown with
-  // showModal() (the rest is inert), else the last shown [aria-modal=true].
+  // showModal() (the rest is inert), else an [aria-modal=true] element that
+  // holds the focus, as Chrome has it (its accessibility tree hides the rest
+  // of the page only for the aria-modal dialog the focus is in: a page that
+  // marks an inline colour picker aria-modal keeps its toolbar).
   function topModal(scopeList) {
     let modal = null;
     let ariaModal = null;
+    const focused = deepActiveElement();
     for (const { root } of scopeList) {
       for (const element of root.querySelectorAll('dialog, [aria-modal="true"]')) {
         if (!shown(element)) continue;
         if (element.matches(':modal')) modal = element;
-        else if (element.getAttribute('aria-modal') === 'true') ariaModal = element;
+        else if (element.getAttribute('aria-modal') === 'true' && focused && flatContains(element, focused)) ariaModal = element;
       }
     }
     return modal ?? ariaModal;
+  }
+
+  // The focused element, inside open shadow roots and same-origin frames.
+  function deepActiveElement() {
+    let active = document.activeElement;
+    for (;;) {
+      const inner = active?.shadowRoot?.activeElement ??
+        (['iframe', 'frame'].includes(active?.localName) ? frameDocument(active)?.activeElement : null);
+      if (!inner) return active;
+      active = inner;
+    }
   }
 
   // The open overlays: dialogs, open popovers, menus and listboxes that

@@ -5,7 +5,9 @@
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { INTERACTIVE, EDITORS, collapse, clip, semanticsOf } = globalThis.__tabsightParts;
+  const {
+    INTERACTIVE, EDITORS, collapse, clip, semanticsOf, offsetOf, deepElementFromPoint, composedContains,
+  } = globalThis.__tabsightParts;
 
   const TEXT_INPUT_TYPES = new Set(['', 'text', 'email', 'password', 'search', 'tel', 'url', 'number',
     'date', 'datetime-local', 'month', 'time', 'week']);
@@ -20,6 +22,8 @@
   const VALUE_HIDDEN_TYPES = new Set(['password', 'checkbox', 'radio', 'button', 'submit', 'reset', 'image',
     'file', 'hidden']);
   const MAX_OPTIONS = 10;
+  // Attributes holding a test id (as in inpage-selectors.js).
+  const TEST_IDS = ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'data-qa'];
   // The longest text taken for a field's caption: more is a paragraph, not a caption.
   const MAX_CAPTION = 60;
   // The most elements a name's content walk visits.
@@ -305,6 +309,23 @@
       control.checkVisibility({ checkVisibilityCSS: true });
   }
 
+  // Hidden by opacity alone (its own or an ancestor's), and not tiny.
+  function transparentOnly(control) {
+    const rect = control.getBoundingClientRect();
+    return rect.width >= 4 && rect.height >= 4 && control.checkVisibility({ checkVisibilityCSS: true }) &&
+      !control.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+  }
+
+  // Does a pointer at the control's centre land on it (or inside it)?
+  function reachedItself(control) {
+    const rect = control.getBoundingClientRect();
+    const offset = offsetOf(control);
+    const x = offset.x + rect.left + rect.width / 2;
+    const y = offset.y + rect.top + rect.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
+    return composedContains(control, deepElementFromPoint(x, y));
+  }
+
   // Seen: rendered, opaque and not tiny.
   function seen(element) {
     const rect = element.getBoundingClientRect();
@@ -321,6 +342,8 @@
     if (!control.matches(HIDEABLE) || !visuallyHidden(control)) return null;
     const label = labelsOf(control).find(seen);
     if (label) return label;
+    // transparent over its own look, where a pointer reaches it: it is what a click operates (Material's checkbox)
+    if (transparentOnly(control) && reachedItself(control)) return null;
     const host = control.getRootNode().host;
     if (host) return !host.hasAttribute('role') && seen(host) ? host : null;
     return wrapperOf(control);
@@ -338,12 +361,37 @@
     return null;
   }
 
+  // The element a pointer reaches for a control that lets pointer events
+  // through (pointer-events: none) to what holds it: a component whose host
+  // takes the clicks for the native button inside it (Ionic's segment
+  // buttons). Null when the control takes pointer events itself, or what the
+  // pointer meets there does not hold it or is much bigger than it.
+  function pointerStandInOf(control) {
+    if (getComputedStyle(control).pointerEvents !== 'none') return null;
+    const rect = control.getBoundingClientRect();
+    const offset = offsetOf(control);
+    const x = offset.x + rect.left + rect.width / 2;
+    const y = offset.y + rect.top + rect.height / 2;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
+    const hit = deepElementFromPoint(x, y);
+    if (!hit || hit === control || !composedContains(hit, control) || hit === hit.ownerDocument.body) return null;
+    const box = hit.getBoundingClientRect();
+    if (box.width * box.height > 2 * rect.width * rect.height) return null;
+    pointerStandIns.set(hit, control);
+    return hit;
+  }
+  const pointerStandIns = new WeakMap(); // stand-in -> the control it was found for
+
   // The control a user operates through this element: the hidden input it
-  // stands in for, else itself.
+  // stands in for, or the control that lets its pointer events through to it;
+  // else itself.
   function controlOf(element) {
     const control = element.localName === 'label' ? element.control
       : element.shadowRoot?.querySelector(HIDEABLE) ?? element.querySelector(HIDEABLE);
-    return control && standInOf(control) === element ? control : element;
+    if (control && standInOf(control) === element) return control;
+    const inner = pointerStandIns.get(element);
+    return inner?.isConnected && getComputedStyle(inner).pointerEvents === 'none' && composedContains(element, inner)
+      ? inner : element;
   }
 
   // ---- state ----
@@ -446,11 +494,20 @@
   function identify(element) {
     const control = controlOf(element);
     const role = roleOf(control);
-    return { tag: control.localName, role, name: clip(nameOf(control, role)) };
+    return { tag: control.localName, role, name: clip(nameFor(control, role)) };
+  }
+
+  // The name answers give: Chrome's accessible name; for an element without a role (which Chrome does not
+  // name from its content), the text it shows, else its aria-label or title.
+  function nameFor(control, role) {
+    if (role) return nameOf(control, role);
+    const text = collapse(control.innerText);
+    return text || nameOf(control, role);
   }
 
   // Something to find a control by when Chrome gives it no name: [where from, the text], or null. Its
-  // <label>s' text even when they are hidden (Playwright's snapshot names a control so), else for a form
+  // <label>s' text even when they are hidden (Playwright's snapshot names a control so), else its test id
+  // (data-testid="main-menu-trigger": "main menu trigger"; the words a developer gave it), else for a form
   // field the caption just before it (the text of its previous sibling, or of its parent's text before it).
   function fallbackName(control, role) {
     const labels = labelsOf(control);
@@ -458,6 +515,8 @@
       const text = collapse(labels.map((label) => alternative(label, { ...naming(control, role), hiddenOk: true })).join(' '));
       if (text) return ['label', text];
     }
+    const testId = TEST_IDS.map((name) => control.getAttribute(name)).find((value) => value?.trim());
+    if (testId) return ['test id', testId.replace(/[-_.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim()];
     if (!FORM_CONTROLS.has(control.localName)) return null;
     const before = control.previousElementSibling;
     const caption = collapse(before && !before.matches(INTERACTIVE) && !before.querySelector(INTERACTIVE) ? before.innerText : '') ||
@@ -475,7 +534,7 @@
     const described = {
       tag: control.localName,
       role: role || 'generic',
-      name: clip(nameOf(control, role)),
+      name: clip(nameFor(control, role)),
       text: visibleText(element),
       interactionHint: hintOf(control, role),
     };
@@ -487,6 +546,6 @@
   }
 
   Object.assign(globalThis.__tabsightParts ??= {}, {
-    HIDEABLE, flatChildren, roleOf, nameOf, idRefs, standInOf, controlOf, identify, describe,
+    HIDEABLE, transparentOnly, pointerStandInOf, flatChildren, roleOf, nameOf, idRefs, standInOf, controlOf, identify, describe,
   });
 })();
