@@ -15,7 +15,9 @@
 //
 // A label (annotation id and number) names the element the annotation
 // marked, kept in the page (inpage.js `resolveLabel`), never a selector
-// match: if that element is gone, replaced or changed, stale_label.
+// match: if that element is gone, replaced or changed, stale_label. What
+// the action itself made of its target (a new name, a new state), as the
+// page shows it once settled, its labels follow (`followed` in the answer).
 //
 // upload sets files on a file input, or on the file chooser a click opens
 // (see upload below); the browser reads the files, from the paths the front
@@ -71,17 +73,20 @@ export async function act(params, signal) {
     throw new TabsightError(Code.STALE_LABEL, 'the page has changed since the annotation');
   }
   const before = await chrome.tabs.get(tabId);
-  const documentBefore = await inPage(tabId, 'watch');
+  const documentBefore = await inPage(tabId, 'watch', selector ?? null);
   signal.throwIfAborted();
 
   const did = await perform(tabId, action, selector, point, params, signal, to);
   const after = await settle(tabId, documentBefore, signal);
+  // what the action made of its target, which its labels follow (inpage-labels.js)
+  const followed = selector && !after.navigated ? await inPageIfLoaded(tabId, 'followed') : null;
   return {
     ...did,
     url: after.url,
     title: after.title,
     navigated: after.navigated || after.url !== tabUrl(before),
     ...(after.dom ? { dom: after.dom } : {}),
+    ...(followed ? { followed } : {}),
   };
 }
 
@@ -645,7 +650,10 @@ async function selectOption(tabId, selector, value, signal) {
   for (;;) {
     const result = await abortable(inPage(tabId, 'selectResult'), signal);
     if (result.error) throw new TabsightError(result.error, result.message);
-    if (result.done) return { did: result.did, target: result.target, ...(result.value !== undefined ? { value: result.value } : {}) };
+    if (result.done) {
+      return { did: result.did, target: result.target, ...(result.value !== undefined ? { value: result.value } : {}),
+        ...(result.text !== undefined ? { text: result.text } : {}) };
+    }
     if (performance.now() > deadline) {
       throw badRequest(`Clicked option ${JSON.stringify(found.name)} of ${targetName(selector)}, ` +
         `but the page does not show it selected (${result.shows})`);

@@ -3,7 +3,7 @@
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { MAX_TITLE, MAX_URL, documentId, collapse, clip, frameDocument, deepElementFromPoint, composedContains, hits, framesAround, shortName, hitName, interactiveAround, describe, resolve, resolveTarget, targetName } = globalThis.__tabsightParts;
+  const { MAX_TITLE, MAX_URL, documentId, collapse, clip, frameDocument, deepElementFromPoint, composedContains, hits, framesAround, shortName, hitName, interactiveAround, describe, resolve, resolveTarget, targetName, beginFollow, sawFollowed, endFollow } = globalThis.__tabsightParts;
 
   // ---- acting: where to point, and what changed ----
 
@@ -301,11 +301,13 @@
   }
 
   // Mutation counts since watch() and a few of the elements added, to tell
-  // the agent what its action changed.
+  // the agent what its action changed; and what became of the action's
+  // target (`target`, if it has one: its labels follow it, inpage-labels.js).
   const changes = { added: 0, removed: 0, attributes: 0, text: 0, samples: [], last: 0 };
   let observer = null;
 
-  function watch() {
+  function watch(target = null) {
+    beginFollow(target);
     Object.assign(changes, { added: 0, removed: 0, attributes: 0, text: 0, samples: [], last: performance.now() });
     observer?.disconnect();
     observer = new MutationObserver((records) => {
@@ -331,6 +333,7 @@
   }
 
   function changed() {
+    sawFollowed();
     const { added, removed, attributes, text, samples, last } = changes;
     return {
       document: documentId,
@@ -360,5 +363,5 @@
     return { present: collapse(document.body?.innerText).includes(collapse(text)) };
   }
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { locate, locateElement, aim, aimDrag, dragStarted, markFileInput, unmarkFileInput, checkHit, disarm, watch, changed, focus, present });
+  Object.assign(globalThis.__tabsightParts ??= {}, { locate, locateElement, aim, aimDrag, dragStarted, markFileInput, unmarkFileInput, checkHit, disarm, watch, changed, followed: endFollow, focus, present });
 })();

@@ -339,7 +339,28 @@
       return { error: 'bad_request', message: `${selectorPath} did not keep ${JSON.stringify(collapse(option.text))}: ` +
         `the page put back ${JSON.stringify(clip(collapse(select.selectedOptions[0]?.text)))}` };
     }
-    return { done: { did: `selected ${JSON.stringify(collapse(option.text))} (value ${JSON.stringify(option.value)})`, target: describe(select) } };
+    return { done: { did: `selected ${JSON.stringify(collapse(option.text))} (value ${JSON.stringify(option.value)})`,
+      ...nativeSelection(select), target: describe(select) } };
+  }
+
+  // What a <select> holds: {value, text} of its selected option (lists of each selected one's, for a multiple one).
+  function nativeSelection(select) {
+    const chosen = [...select.selectedOptions];
+    const values = chosen.map((o) => clip(o.value));
+    const texts = chosen.map((o) => clip(collapse(o.text)));
+    return select.multiple ? { value: values, text: texts } : { value: values[0] ?? '', text: texts[0] ?? '' };
+  }
+
+  // What an ARIA listbox holds: {value, text?} of its aria-selected option (its value or data-value, else its
+  // name; text: its name, when not the value), lists for a multiselectable one.
+  function listboxSelection(listbox) {
+    const chosen = [...listbox.querySelectorAll('[role=option]')].filter((o) => o.getAttribute('aria-selected') === 'true' || o.getAttribute('aria-checked') === 'true')
+      .map((o) => { const name = clip(nameOf(o, 'option')); return { value: clip(optionValue(o) ?? name), text: name }; });
+    if (listbox.getAttribute('aria-multiselectable') === 'true') {
+      return { value: chosen.map((c) => c.value), text: chosen.map((c) => c.text) };
+    }
+    const [one] = chosen;
+    return one ? { value: one.value, ...(one.text !== one.value ? { text: one.text } : {}) } : {};
   }
 
   // The combobox or listbox an element is, or is in (an option of it, say).
@@ -423,7 +444,7 @@
     selecting.name = match.name;
     selecting.listbox = listbox;
     if (kind === 'listbox' && match.option.getAttribute('aria-selected') === 'true') {
-      return { done: { did: `${JSON.stringify(clip(match.name))} was selected already`, target: describe(control) } };
+      return { done: { did: `${JSON.stringify(clip(match.name))} was selected already`, ...listboxSelection(listbox), target: describe(control) } };
     }
     return { option: selectorPath(match.option), name: clip(match.name) };
   }
@@ -438,13 +459,13 @@
     if (kind === 'combobox') {
       const shows = comboboxValue(control);
       if (shows === name || (option.isConnected && marked(option) && shows.includes(name))) {
-        return { done: true, did, value: clip(shows), target: describe(control) };
+        return { done: true, did, value: clip(shows), ...(shows !== name ? { text: clip(name) } : {}), target: describe(control) };
       }
       return { done: false, shows: `the combobox shows ${JSON.stringify(clip(shows))}` };
     }
     const now = option.isConnected ? option
       : [...listbox.querySelectorAll('[role=option]')].find((o) => nameOf(o, 'option') === name);
-    if (now && marked(now)) return { done: true, did, target: describe(control) };
+    if (now && marked(now)) return { done: true, did, ...listboxSelection(listbox), target: describe(control) };
     const selected = [...listbox.querySelectorAll('[role=option]')].filter(marked).map((o) => JSON.stringify(clip(nameOf(o, 'option'), 40)));
     return { done: false, shows: selected.length ? `selected: ${selected.join(', ')}` : 'no option is aria-selected' };
   }

@@ -2,10 +2,19 @@
 // page as weak references with a fingerprint. A label acts on that element
 // or on nothing (stale_label): gone, replaced, or no longer the role and
 // name it had. Only the latest MAX_ANNOTATIONS are kept.
+//
+// A label follows what tabsight's own action made of its element (a counter
+// "count: 0" clicked says "count: 1", Play becomes Pause): the act side
+// names the action's target before acting (beginFollow), every poll of its
+// settle sees the element (sawFollowed), and once the page is quiet
+// (endFollow) the labels of that same live node take the role and name it
+// had when the page settled, if it still has them. Whatever the page does
+// to it by itself (before the action, or after its settle) still makes the
+// label stale; so does a role that changed, or a node that was replaced.
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { attached, offsetOf, identify, resolve } = globalThis.__tabsightParts;
+  const { attached, offsetOf, identify, describe, resolve } = globalThis.__tabsightParts;
 
   const MAX_ANNOTATIONS = 5;
 
@@ -40,9 +49,58 @@
     return { element, offset: offsetOf(element) };
   }
 
+  // ---- following what tabsight's own action made of its target ----
+
+  const samePrint = (a, b) => a.tag === b.tag && a.role === b.role && a.name === b.name;
+  // What an annotation says of an element's state, but for its content (a field's value, a select's
+  // options): an answer gives those as its own value.
+  const stateShown = ({ value, options, options_total: total, ...state } = {}) => JSON.stringify(state);
+
+  // {element, before: its print, state, marks: [{id, label, mark}], seen: its print at the latest settle poll}
+  let following = null;
+
+  // Before an action on `target`: the marks of its element that are true to it now (a label the page made
+  // stale already stays stale).
+  function beginFollow(target) {
+    following = null;
+    if (!target) return;
+    const found = resolveTarget(target);
+    if (found.error) return;
+    const { element } = found;
+    const before = fingerprint(element);
+    const marks = [];
+    for (const [id, marked] of annotations) {
+      marked.forEach((mark, index) => {
+        if (mark.ref.deref() === element && samePrint(mark.print, before)) marks.push({ id, label: index + 1, mark });
+      });
+    }
+    if (marks.length) following = { element, before, state: stateShown(describe(element).state), marks, seen: before };
+  }
+
+  // A poll of the action's settle: the element as it is now.
+  function sawFollowed() {
+    if (following) following.seen = attached(following.element) ? fingerprint(following.element) : null;
+  }
+
+  // The page has settled: the marks take what the element became, if it still is so now (a change since the
+  // last poll is the page's own). What it is now, with the labels that follow it, when its name or state
+  // changed; else null.
+  function endFollow() {
+    const current = following;
+    following = null;
+    if (!current?.seen || !attached(current.element)) return null;
+    const { element, before, seen, marks } = current;
+    const now = fingerprint(element);
+    if (!samePrint(now, seen) || now.tag !== before.tag || now.role !== before.role) return null;
+    for (const { mark } of marks) if (samePrint(mark.print, before)) mark.print = now;
+    const described = describe(element);
+    if (now.name === before.name && stateShown(described.state) === current.state) return null;
+    return { labels: marks.map(({ id, label }) => ({ annotation: id, label })), ...described };
+  }
+
   // A target: a selector path, or {annotation, label, selector?} (a label).
   const resolveTarget = (target) => (typeof target === 'string' ? resolve(target) : resolveLabel(target));
   const targetName = (target) => (typeof target === 'string' ? target : target.selector ?? `label ${target.label}`);
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { keepAnnotation, resolveTarget, targetName });
+  Object.assign(globalThis.__tabsightParts ??= {}, { keepAnnotation, resolveTarget, targetName, beginFollow, sawFollowed, endFollow });
 })();

@@ -12,13 +12,13 @@
 (() => {
   if (globalThis.__tabsight) return;
   const {
-    documentId, summary, find, locate, focus, watch, changed, present, aim, aimDrag, dragStarted, checkHit, disarm,
+    documentId, summary, find, locate, focus, watch, changed, followed, present, aim, aimDrag, dragStarted, checkHit, disarm,
     markFileInput, unmarkFileInput,
     beginTyping, typingResult, beginSelect, findOption, selectResult, controlKind,
     outline, pickElement, askNote,
   } = globalThis.__tabsightParts;
   globalThis.__tabsight = {
-    documentId, summary, find, locate, focus, watch, changed, present, aim, aimDrag, dragStarted, checkHit, disarm,
+    documentId, summary, find, locate, focus, watch, changed, followed, present, aim, aimDrag, dragStarted, checkHit, disarm,
     markFileInput, unmarkFileInput,
     beginTyping, typingResult, beginSelect, findOption, selectResult, controlKind,
     outline, pickElement, askNote,

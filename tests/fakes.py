@@ -54,6 +54,8 @@ class FakeBrowser:
         self.elements: list[dict[str, Any]] = []
         #: elements.find's outside_viewport, when set
         self.outside_viewport: dict[str, Any] | None = None
+        #: element.act's followed (what the action made of its target), when set
+        self.followed: dict[str, Any] | None = None
         #: page.outline's answer, before its budget: {text, above?, below?, partial?}
         self.outline: dict[str, Any] = {"text": ""}
         self.document = "doc-1"
@@ -130,7 +132,7 @@ class FakeBrowser:
             raise BrowserError(Code.STALE_LABEL, "the page has changed since the annotation")
         tab = self._tab(params["tab_id"])
         return {"did": f"{params['action']} {params.get('selector') or 'point'}", "url": tab["url"],
-                "title": tab["title"], "navigated": False}
+                "title": tab["title"], "navigated": False, **({"followed": self.followed} if self.followed else {})}
 
     def _tab_open(self, params):
         """A new tab (the embedded browser opens one for each session): ``url`` loaded, or about:blank."""

@@ -178,6 +178,7 @@ async def test_a_native_select_is_set_and_checked(browser, site):
         await goto(client, site.url("/inputs.html"))
         chosen = payload(await act(client, action="select", selector="#size", value="Large"))
         assert chosen["did"] == 'selected "Large" (value "l")'
+        assert (chosen["value"], chosen["text"]) == ("l", "Large")  # what the <select> holds: value and visible text
         assert await run(client, "return document.querySelector('#size').value") == "l"
         assert await events(client, "size") == [["input", "l"], ["change", "l"]]
         disabled = refusal(await act(client, action="select", selector="#size", value="xl"))
@@ -217,6 +218,7 @@ async def test_a_listbox_option_is_clicked_by_name_or_value(browser, site):
         await goto(client, site.url("/inputs.html"))
         chosen = payload(await act(client, action="select", selector="#flavours", value="m"))
         assert chosen["did"] == 'selected "Mint"'
+        assert (chosen["value"], chosen["text"]) == ("m", "Mint")  # its data-value, and its name
         selected = "return [...document.querySelectorAll('#flavours [aria-selected=true]')].map((o) => o.id)"
         assert await run(client, selected) == ["flavour-mint"]
         disabled = refusal(await act(client, action="select", selector="#flavours", value="Lemon"))
@@ -289,6 +291,7 @@ async def test_react_controlled_inputs_see_every_edit(browser, realapps):
         assert payload(await act(client, action="type", selector="#guests", text="5"))["value"] == "5"
         chosen = payload(await act(client, action="select", selector="#size", value="Large"))
         assert chosen["did"] == 'selected "Large" (value "l")'
+        assert (chosen["value"], chosen["text"]) == ("l", "Large")  # what the <select> holds: value and visible text
         # the page reformats what is typed: the answer reports what the field holds now
         assert payload(await act(client, action="type", selector="#code", text="ab12"))["value"] == "AB12"
         state = {"name": "Ada", "code": "AB12", "day": "2024-05-01", "guests": "5", "size": "l"}

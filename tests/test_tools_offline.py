@@ -141,6 +141,28 @@ async def test_annotated_observe_draws_on_the_capture_and_labels_act_on_their_el
     assert stale.is_error and "Label 1 is from the annotation of http://127.0.0.1/fake" in stale.content[0].text
 
 
+async def test_a_label_the_action_changed_is_answered_as_its_annotation_entry_now():
+    browser = FakeBrowser()
+    browser.elements = [
+        {"selector": "#counter", "tag": "button", "role": "button", "name": "count: 0", "text": "count: 0",
+         "bounds": {"x": 10, "y": 10, "width": 80, "height": 30}, "interactionHint": "clickable"},
+    ]
+    session = fake_session(browser)
+    await call(session, "observe", {"what": "page", "annotate_screenshot": True})
+    annotation = session.labels.annotation.id
+    now = {"tag": "button", "role": "button", "name": "count: 1", "text": "count: 1", "interactionHint": "clickable"}
+    browser.followed = {"labels": [{"annotation": "older", "label": 4}, {"annotation": annotation, "label": 1}], **now}
+    clicked = json_of((await call(session, "interact", {"action": "click", "label": 1})).content[0])
+    assert "followed" not in clicked
+    assert clicked["label_now"] == {"label": 1, "role": "button", "name": "count: 1"}
+    # by a plain selector too: the label of that node says what it stands for now
+    assert json_of((await call(session, "interact", {"action": "click", "selector": "p > button"})).content[0])[
+        "label_now"] == {"label": 1, "role": "button", "name": "count: 1"}
+    # only labels of this session's latest annotation
+    browser.followed = {"labels": [{"annotation": "older", "label": 4}], **now}
+    assert "label_now" not in json_of((await call(session, "interact", {"action": "click", "label": 1})).content[0])
+
+
 async def test_observe_tabs_marks_the_tracked_tab_and_hides_capture_windows():
     browser = FakeBrowser()
     browser.tabs.append({"id": 9, "title": "capture", "url": "http://x/", "owned": True})

@@ -30,6 +30,7 @@ from ..progress import phase
 from ..browser.client import End
 from ..session.state import Label, Session
 from .base import Params, Tool
+from .observe import lean
 from .response import Response
 
 log = logging.getLogger("tabsight.interact")
@@ -116,7 +117,7 @@ class InteractParams(Params):
         "their format (2024-05-01, 13:45, 2024-05, 2024-W18, 2024-05-01T13:45, #ff0000, a number); the answer's "
         "value is what the field holds then, and an edit that changed nothing is an error. clear first, submit "
         "presses Enter. select: an option of a <select>, an ARIA listbox or combobox (opened by a click), by "
-        "value or visible text; checked afterwards. fill: several fields in one call (fields: [{label or "
+        "value or visible text; checked afterwards, the answer gives its value and text. fill: several fields in one call (fields: [{label or "
         "selector, value}]: text, dates, options, true/false for checkboxes), each set as type/select/click would "
         "and read back. press: a key or combo (Enter, Escape, Control+A). scroll: the target into view, or by "
         "delta_x/delta_y. wait_for: until selector is visible or text is on the page. "
@@ -124,7 +125,10 @@ class InteractParams(Params):
         "Page.captureScreenshot results come back as images. dialog: answer the tab's open alert/confirm/prompt "
         "(accept, prompt_text)."
     )
-    label: int | None = Field(default=None, ge=1, description="Target: a number from the latest annotated screenshot.")
+    label: int | None = Field(
+        default=None, ge=1, description="Target: a number from the latest annotated screenshot. What your action "
+        "made of its element (count: 1, Pause, checked) the label follows (the answer's label_now); a change the "
+        "page makes by itself makes it stale.")
     selector: str | None = Field(
         default=None, min_length=1, max_length=2048, description="Target: a CSS selector matching one element."
     )
@@ -351,8 +355,23 @@ async def _on_element(
         if exc.code in (Code.ELEMENT_NOT_FOUND, Code.AMBIGUOUS_SELECTOR) and named and not plain:
             raise ToolError(_stale(named, f"its element is gone ({exc.message})")) from None
         raise
+    now = _label_now(session, client.id, tab_id, result.pop("followed", None))
     return {**({"label": label.number} if label else {}), **({"to_label": to_label.number} if to_label else {}),
-            **result}
+            **result, **({"label_now": now} if now else {})}
+
+
+def _label_now(session: Session, browser: str, tab_id: int, followed: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What a label of this session's latest annotation stands for now that the action changed its element (a
+    new name, a new state): the annotation entry, less its selector (which still names it) and bounds. The page
+    has made that label follow its element (extension/inpage-labels.js); None when no such label changed."""
+    annotation = session.labels.annotation
+    if not followed or annotation is None or (annotation.browser, annotation.tab_id) != (browser, tab_id):
+        return None
+    numbers = [mark.get("label") for mark in followed.get("labels") or [] if mark.get("annotation") == annotation.id]
+    if not numbers or not isinstance(numbers[0], int):
+        return None
+    described = {key: value for key, value in followed.items() if key != "labels"}
+    return lean({**described, "label": numbers[0], "selector": "", "bounds": None})
 
 
 def _end(session: Session, browser: str, tab_id: int, label: Label | None, named: Named) -> tuple[End, Label | None]:
@@ -379,7 +398,9 @@ async def _fill(session: Session, params: InteractParams, response: Response) ->
             if isinstance(exc, BrowserError):  # the browser's words, which may quote the page: still its error
                 raise BrowserError(exc.code, f"{where}{exc.message}{filled}") from None
             raise ToolError(f"{where}{exc}{filled}") from None
-        done.append({"field": field.named, "value": result.get("value"), "did": result["did"]})
+        done.append({"field": field.named, "value": result.get("value"),
+                     **({"text": result["text"]} if "text" in result else {}), "did": result["did"],
+                     **({"label_now": result["label_now"]} if "label_now" in result else {})})
     response.result = {"action": "fill", "fields": done}
 
 
