@@ -1,4 +1,4 @@
-// PrimeVue 5.0.2 (Aura preset of @primeuix/themes 3.0.1, primeicons 8.0.2, Vue 3.5.45): a
+// PrimeVue 4.5.5 (Aura preset of @primeuix/themes 2.0.3, primeicons 8.0.2, Vue 3.5.45): a
 // customers DataTable (selection checkboxes, sortable headers, per-column filter inputs, tags,
 // icon-only row buttons, paginator) under a menubar, with the Columns multiselect OPEN.
 import { createApp, onMounted, ref } from "vue";

@@ -14,7 +14,7 @@ function Item({ id, title, children }) {
   return (
     <TreeItem id={id} textValue={title} className="titem">
       <TreeItemContent>{({ hasChildItems }) => <div className="trow">
-        {hasChildItems ? <Button slot="chevron" className="chev">▸</Button> : <span className="chev" />}📁 {title}</div>}</TreeItemContent>
+        {hasChildItems ? <Button slot="chevron" className="chev">▸</Button> : <span className="chev" />}<svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true"><path d="M3 6h7l2 2h9v11H3z" fill="#9ca3af" /></svg> {title}</div>}</TreeItemContent>
       {children}
     </TreeItem>
   );

@@ -1,5 +1,0 @@
-// Page helpers shared by the corpus entries.
-export { ready } from "./ready.js";
-export function mount(id = "root") {
-  return document.getElementById(id);
-}
