@@ -3,7 +3,9 @@
 #
 #   npm_cached NAME WHAT [AFTER]
 #
-# with NAME the folder beside this file (its package.json and package-lock.json), WHAT the words
+# with NAME the folder beside this file (its package.json and package-lock.json), or the path of a
+# folder elsewhere (anything with a slash in it: bench/corpus/install.sh passes its own folder; the
+# cache is then named after the folder's last component), WHAT the words
 # for what gets installed ("the apps"), and AFTER an optional command run in the freshly built
 # folder before it becomes the cache (an install script the packages need, --ignore-scripts left
 # out). The cache is ${XDG_CACHE_HOME:-$HOME/.cache}/tabsight/NAME/<sha256 of package-lock.json>;
@@ -14,7 +16,10 @@
 npm_cached() {
   local name=$1 what=$2 after=${3:-}
   local here
-  here=$(cd "$(dirname "${BASH_SOURCE[0]}")/$name" && pwd)
+  case $name in
+    */*) here=$(cd "$name" && pwd); name=$(basename "$here") ;;
+    *) here=$(cd "$(dirname "${BASH_SOURCE[0]}")/$name" && pwd) ;;
+  esac
   local lock=$here/package-lock.json
 
   say() { printf '%s: %s\n' "$name" "$*"; }
