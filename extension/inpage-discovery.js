@@ -152,7 +152,7 @@
         if (rect.width < 1 || rect.height < 1 || rect.width * rect.height > surface || top >= innerHeight ||
           top + rect.height <= 0 || left >= innerWidth || left + rect.width <= 0) continue;
         const listener = !!known.get(element)?.click;
-        if ((!listener && !pointerArea(element)) || insideMark(element)) continue;
+        if ((!listener && !pointerArea(element)) || insideMark(element) || CONTAINER_ROLES.has(roleOf(element))) continue;
         found.set(element, { element, scope, standIn: false, transparentOk: false, listener });
       }
     }
@@ -164,6 +164,13 @@
     return Object.assign([...found.values()].filter(({ element, listener }) =>
       !(holding.has(element) && listener && !pointerArea(element))), { cut });
   }
+
+  // Roles of what holds other things: a list or a grid with a listener delegates its items' clicks (a sortable
+  // list, a table that selects the row clicked); the items are the targets.
+  const CONTAINER_ROLES = new Set(['list', 'listbox', 'table', 'grid', 'treegrid', 'tree', 'menu', 'menubar', 'tablist',
+    'toolbar', 'radiogroup', 'group', 'region', 'navigation', 'form', 'main', 'banner', 'contentinfo',
+    'complementary', 'dialog', 'alertdialog', 'document', 'application', 'feed', 'log', 'row', 'rowgroup', 'search',
+    'article', 'tabpanel']);
 
   // Elements that are never a click target of their own.
   const SKIPPED = new Set(['html', 'body', 'head', 'script', 'style', 'template', 'slot', 'br', 'option', 'optgroup']);

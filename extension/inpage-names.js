@@ -259,11 +259,14 @@
     return text + generated(element, '::after');
   }
 
-  // The text of a ::before or ::after (its quoted strings).
+  // The text of a ::before or ::after (its quoted strings), set apart by spaces when it is not inline (an
+  // inline-block asterisk before a label's text), as Chrome sets apart any child that is not.
   function generated(element, pseudo) {
-    const content = getComputedStyle(element, pseudo).content;
+    const style = getComputedStyle(element, pseudo);
+    const content = style.content;
     if (!content || content === 'none' || content === 'normal') return '';
-    return [...content.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1].replace(/\\(.)/g, '$1')).join('');
+    const text = [...content.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1].replace(/\\(.)/g, '$1')).join('');
+    return style.display === 'inline' || !text ? text : ` ${text} `;
   }
 
   // Hidden from names: not rendered, visibility:hidden, or aria-hidden.
