@@ -11,11 +11,59 @@ boxed in red (numbered as printed) and the interactive nodes in thin blue, to co
 The pages default to bench/corpus/pages served from bench/corpus; ``--realapps`` adds
 tests/realapps/pages (its apps installed by tests/realapps/install.sh).
 
-Hand check (tests/realapps/pages, 1280x720, the rules as they stand in axtree.py):
+Hand check (1280x720; each page's list read beside its screenshot with the boxes drawn, on
+tests/realapps/pages and on the corpus at /work/wt/corpus/bench/corpus as it stood, 26 pages).
+What the first version of the rules found that was not a target, and the rule added for it:
 
-- todomvc: none. The todo labels (dblclick to edit) have no click-type listener or pointer
-  cursor; the destroy buttons and the filters are interactive nodes already.
-- (the other pages: see wide-before.md and the notes there; filled in below as checked)
+- editors (Ace, CodeMirror): the editors' gutter and text surfaces have mousedown listeners; they
+  are the editor the hidden textarea stands for (already an interactive node with the editor's
+  box) -> a clickable mostly inside a shown interactive node's box (or label box) is that node.
+- excalidraw: the "Library" trigger (pointer cursor) lies in the <label> of a hidden checkbox
+  that Chromium lists (its label box is the trigger) -> the same rule.
+- shoelace: the labels of sl-select and sl-radio-group (in their shadow roots) have click
+  listeners (they focus the control) -> an element that names a node (label, aria-labelledby) is
+  the control's, or its group's, not a target of its own.
+- antd-admin, rac-files: table rows with a click listener were taken as lists of their cells
+  -> a row's cells are not items, and a list that holds an interactive node is not expanded
+  (those rows hold a checkbox and buttons: containers, not targets).
+- mui-menu: MUI's invisible backdrop (1280x720, a click on it closes the menu) -> nothing covering
+  half the viewport or more is a target (app roots, backdrops, drawing surfaces).
+- primevue-table: every body cell (24 <td>) has a click listener, the table is not editable and
+  does not select rows on click; quasar-kanban: the "bolt N" chips (not ``clickable``) have one
+  too; element-plus-tree: the header of a column that does not sort -> a listener alone counts
+  only on an element with a pointer (or grab, move) cursor or a tabindex.
+- vaadin-orders: the month grid (<table>) listens for its days -> a table listening is replaced
+  by its cells with text (the 44 days shown, which have a tabindex).
+
+What those rules now drop that a user might click (accepted, noted here): Vaadin's date-picker
+toggle (a <div> in its shadow root with a listener, default cursor, no tabindex) and its year
+scroller's years; SortableJS's items (the lists listen for pointerdown, the items show no cursor:
+a drag, not a click).
+
+Kept after the check, as targets Chromium does not expose as interactive:
+
+- realapps: swagger's "Parameters" tab (div.tab-item, click listener and pointer). None on the
+  others (todomvc's labels only take dblclick; jsoneditor's rows delegate to the editor's root,
+  which holds the fields).
+- antd-admin: the sortable column headers (th, click and pointer) and the pagination items (li,
+  1 px of them in the viewport: kept, as an interactive node in that place would be); antd-form:
+  the two tag remove crosses in the Team select, and the options of its open dropdown (antd draws
+  its options without a role; its accessible listbox is a separate hidden one); chakra-dashboard:
+  the pagination ellipsis (pointer); element-plus-form and -tree: the switches' tracks
+  (span.el-switch__core: the switch's own input is hidden and not hit-testable, so the track is
+  what a user clicks), the date picker's days (td, pointer), the pager's numbers; fomantic-calendar:
+  its calendar's days, month and arrows, its dropdown's items, and the checkbox and radio
+  <label>s (Fomantic hides the input and toggles it from the label's click; the label does not
+  name it); mui-datepicker: the 31 days (<button role="gridcell">: the role hides the button from
+  the interactive roles); primevue-table: the sortable headers and the MultiSelect chips' remove
+  icons; rac-files: the column headers (React Aria's press listeners, on "Actions" too, which does
+  not sort: kept, the page does listen there and it takes the focus) and the folder tree's leaf
+  rows (the rows with an expand button hold it and are containers); tldraw-board: the opacity
+  slider's track; vaadin-orders: the calendar's days; vuetify-mail: the navigation and label
+  list items (div.v-list-item--link).
+- None on bulma-modal, carbon-shell, headlessui-combobox, mantine-dates, mantine-settings,
+  mui-dialog, quasar-kanban, rac-datepicker, radix-dialog, radix-editor, tanstack-grid,
+  uikit-dropdown, vuetify-dialog.
 """
 
 from __future__ import annotations

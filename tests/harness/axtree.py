@@ -55,7 +55,12 @@ rules. An element is one when all of these hold:
   ``mouseup``, ``pointerdown``, ``pointerup``; ``DOMDebugger.getEventListeners`` of the document,
   depth -1, pierce; an ``onclick`` attribute or property is one), or its computed ``cursor`` is
   ``pointer`` while its parent's is not (the outermost element of a pointer area; read with
-  ``DOMSnapshot.captureSnapshot``). ``why`` says which (the listener kinds, ``cursor``);
+  ``DOMSnapshot.captureSnapshot``). ``why`` says which (the listener kinds, ``cursor``). A
+  listener alone counts only on an element that shows it: its computed cursor is one of
+  SIGN_CURSORS (``pointer``, ``grab``, ``move``) or it has a ``tabindex``. Frameworks bind click
+  listeners that do nothing where the page asked for none (PrimeVue on every body cell of a
+  DataTable, Quasar on a chip that is not ``clickable``, Element Plus on a column header that does
+  not sort): the hand check found those, and nothing a user would click that this drops;
 - it has a layout box that overlaps the viewport and is hit-testable (as above: one of five points
   of its visible part reaches it or something inside it);
 - it is not an interactive node of the list above (of the whole tree: the visible and the not
@@ -66,12 +71,15 @@ rules. An element is one when all of these hold:
   the box of one or of one of its labels (the surface of a code editor, whose hidden input stands
   for it, the visible label of Excalidraw's hidden checkbox);
 - it is not a document-wide delegate: not ``<html>``, ``<body>`` or a document, and not an element
-  whose visible part covers at least DELEGATE_SHARE of the viewport while it holds at least
-  DELEGATE_ELEMENTS elements (React, Vue and others listen on the app's root);
-- a list listening for its items' clicks (an element taking clicks by listeners only, with
-  DELEGATE_ITEMS or more element children of the same tag and class: SortableJS's lists) is
-  replaced by those items: they are what a user clicks (or drags), its ``why`` is then the list's
-  listener kinds, marked ``(its list's)``;
+  whose visible part covers DELEGATE_SHARE of the viewport or more: an app's root (React, Vue and
+  others listen there), a modal's backdrop (MUI's invisible one, a click on it closes the menu),
+  a drawing surface; none is a control to point at;
+- a list listening for its items' clicks (an element taking clicks by listeners only, that would
+  pass the rule above, with DELEGATE_ITEMS or more element children of the same tag and class:
+  SortableJS's lists; a ``<table>``'s cells with text: Vaadin's month calendar) is replaced by
+  those items: they are what a user clicks (or drags); their ``why`` is then the list's listener
+  kinds, marked ``(its list's)``, and each must show it as above. A table row's cells are not
+  items (the row is the target);
 - it is outermost: of clickables nested in one another only the outermost is kept, except that a
   clickable holding two or more others is a delegate for them and is dropped in favour of them.
 
@@ -105,12 +113,13 @@ INTERACTIVE_ROLES = frozenset({
 
 #: the listener kinds that make an element take clicks (a role-less clickable)
 CLICK_EVENTS = frozenset({"click", "mousedown", "mouseup", "pointerdown", "pointerup"})
-#: a clickable whose visible part covers this share of the viewport and that holds DELEGATE_ELEMENTS
-#: elements or more is a document-wide delegate (an app root), not a target
+#: a clickable whose visible part covers this share of the viewport is a document-wide delegate (an app root)
+#: or a backdrop, not a target
 DELEGATE_SHARE = 0.5
-DELEGATE_ELEMENTS = 25
 #: never role-less targets: the document's own elements
 DOCUMENT_ELEMENTS = frozenset({"HTML", "BODY", "HEAD", "#document"})
+#: the cursors that say an element can be clicked or taken (a listener alone needs one of them, or a tabindex)
+SIGN_CURSORS = frozenset({"pointer", "grab", "move"})
 #: an element taking clicks by listeners only, with this many children alike (tag and class) or more, is a
 #: list delegating for its items: they are the targets
 DELEGATE_ITEMS = 3
@@ -477,9 +486,14 @@ def _roleless(pipe: Pipe, session: str, viewport: Box) -> list[Clickable]:
         if cursor == "pointer" and dom.inherited(node, cursors) != "pointer":
             why.setdefault(node, set()).add("cursor")
 
+    def apart(node: int) -> bool:
+        """Not an interactive node, nor in one, nor holding one, nor naming a node."""
+        return not (node in interactive or node in holding or node in labels
+                    or any(above in interactive for above in dom.ancestors(node)))
+
     # a list listening for its items' clicks (listeners only, three or more children alike): its items are the targets
     for node, reasons in list(why.items()):
-        if "cursor" not in reasons and dom.is_element(node):
+        if "cursor" not in reasons and dom.is_element(node) and apart(node):
             items = dom.repeated_children(node)
             if items:
                 del why[node]
@@ -488,14 +502,16 @@ def _roleless(pipe: Pipe, session: str, viewport: Box) -> list[Clickable]:
 
     found: dict[int, tuple[Box, tuple[str, ...]]] = {}
     for node, reasons in why.items():
-        if (not dom.is_element(node) or node in interactive or node in holding or node in labels
-                or any(above in interactive for above in dom.ancestors(node))):
+        if not dom.is_element(node) or not apart(node):
+            continue
+        # a listener alone, on what neither looks clickable nor takes the focus, is a framework's plumbing
+        if "cursor" not in reasons and cursors.get(node) not in SIGN_CURSORS and node not in dom.focusable:
             continue
         box = _box(pipe, session, node)
         shown = box.intersection(viewport) if box else None
-        if shown is None or not _reachable(pipe, session, {node}, [shown], scroll, dom.parents):
+        if shown is None or shown.area >= DELEGATE_SHARE * viewport.area:
             continue
-        if shown.area >= DELEGATE_SHARE * viewport.area and dom.elements_below[node] >= DELEGATE_ELEMENTS:
+        if not _reachable(pipe, session, {node}, [shown], scroll, dom.parents):
             continue
         found[node] = (box, tuple(sorted(reasons, key=lambda r: (r == "cursor", r))))
 
@@ -523,42 +539,66 @@ def _roleless(pipe: Pipe, session: str, viewport: Box) -> list[Clickable]:
 
 
 class _DomIndex:
-    """The composed DOM tree (DOM.getDocument, pierced) by backendNodeId: parents, names, how many elements
-    each node holds."""
+    """The composed DOM tree (DOM.getDocument, pierced) by backendNodeId: parents, names, children, which nodes
+    are elements."""
 
     def __init__(self, root: dict) -> None:
         self.parents = _composed_parents(root)
         self.names: dict[int, str] = {}
         self.elements: set[int] = set()
-        self.elements_below: dict[int, int] = {}
-        #: (tag, class attribute) of each node, and its element and text children
+        #: (tag, class attribute) of each node, and its children
         self.kinds: dict[int, tuple[str, str]] = {}
         self.children: dict[int, list[int]] = {}
-        order = []
+        #: the elements with a tabindex attribute, and the text of the text nodes
+        self.focusable: set[int] = set()
+        self.texts: dict[int, str] = {}
         todo = [root]
         while todo:
             node = todo.pop()
-            order.append(node["backendNodeId"])
             self.names[node["backendNodeId"]] = node.get("nodeName", "")
             attributes = node.get("attributes", [])
             attrs = dict(zip(attributes[::2], attributes[1::2]))
             self.kinds[node["backendNodeId"]] = (node.get("nodeName", ""), attrs.get("class", ""))
+            if "tabindex" in attrs:
+                self.focusable.add(node["backendNodeId"])
+            if node.get("nodeType") == 3:
+                self.texts[node["backendNodeId"]] = node.get("nodeValue", "")
             self.children[node["backendNodeId"]] = [child["backendNodeId"] for child in node.get("children", [])]
             if node.get("nodeType") == 1 and not node.get("nodeName", "").startswith("::"):
                 self.elements.add(node["backendNodeId"])
             todo += node.get("children", []) + node.get("shadowRoots", [])
             if "contentDocument" in node:
                 todo.append(node["contentDocument"])
-        for node in reversed(order):  # children before their parents
-            self.elements_below.setdefault(node, 0)
-            parent = self.parents.get(node)
-            if parent is not None:
-                self.elements_below[parent] = (self.elements_below.get(parent, 0) + self.elements_below[node]
-                                               + (node in self.elements))
+
+    def cells(self, node: int) -> list[int]:
+        """The <td> cells with text of a table's rows (its own, not a nested table's)."""
+        found, todo = [], list(self.children.get(node, []))
+        while todo:
+            child = todo.pop(0)
+            name = self.names.get(child, "").upper()
+            if name == "TD" and self.has_text(child):
+                found.append(child)
+            elif name in ("THEAD", "TBODY", "TFOOT", "TR"):
+                todo += self.children.get(child, [])
+        return found
+
+    def has_text(self, node: int) -> bool:
+        todo = [node]
+        while todo:
+            current = todo.pop()
+            if self.texts.get(current, "").strip():
+                return True
+            todo += self.children.get(current, [])
+        return False
 
     def repeated_children(self, node: int) -> list[int]:
-        """Its element children when DELEGATE_ITEMS or more of them share a tag and class (a list's items), else []."""
+        """A list's items: its element children when DELEGATE_ITEMS or more of them share a tag and class, a
+        table's cells with text; else []."""
+        if self.names.get(node, "").upper() == "TABLE":
+            return self.cells(node)
         children = [child for child in self.children.get(node, []) if child in self.elements]
+        if any(self.names.get(child, "").upper() in ("TD", "TH") for child in children):
+            return []  # a row's cells are its parts, not items: the row is the target
         kinds = Counter(self.kinds[child] for child in children)
         if not kinds or kinds.most_common(1)[0][1] < DELEGATE_ITEMS:
             return []

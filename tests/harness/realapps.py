@@ -34,8 +34,8 @@ Also reported (issue 30's wide benchmark, bench/wide_bench.py, holds them to tar
 - named: names over the matched pairs whose Chromium name is not empty;
 - role-less marked: matched role-less clickables / role-less clickables;
 - marks per role-less clickable: the annotations on it (the one matched to it, and any other not
-  matched to an interactive node whose centre lies in its box); ``overmarked`` lists those with
-  more than one.
+  matched to an interactive node that lies in it: INSIDE of its box, or more, within the
+  clickable's); ``overmarked`` lists those with more than one.
 
 Also reported, with no target: states, the matched pairs whose annotation ``state`` agrees with
 Chromium on every state Chromium gives (checked, pressed, expanded, selected, disabled; a state
@@ -78,6 +78,8 @@ NEEDED = ("todomvc/examples/vue/js/app.js", "swagger-ui-dist/swagger-ui-bundle.j
 
 TARGETS = {"recall": 0.95, "precision": 0.95, "names": 0.95, "selectors": 1.0}
 MIN_IOU = 0.3
+#: the share of an annotation's box within a role-less clickable's that makes it a mark on that clickable
+INSIDE = 0.8
 SELECTOR_SLACK = 2
 MAX_ANNOTATIONS = 100
 
@@ -347,6 +349,12 @@ def overlap(annotation: Box, node: AXNode | Clickable) -> float:
     return best
 
 
+def inside(annotation: Box, clickable: Box) -> bool:
+    """Whether the annotation lies in the clickable: INSIDE of its area, or more, within the clickable's box."""
+    common = annotation.intersection(clickable)
+    return common is not None and common.area >= INSIDE * annotation.area
+
+
 def match(annotations: list[dict], truth: list[AXNode] | list[Clickable]) -> list[Match]:
     """One-to-one matches, greedily by IoU (see the module docstring)."""
     pairs = []
@@ -391,7 +399,7 @@ def score(page: str, annotations: list[dict], total_found: int, truth: list[AXNo
     for clickable in roleless:
         matched = on_clickable.get(id(clickable))
         marks.append(([matched] if matched else []) + [
-            item for item in left if item is not matched and clickable.bounds.contains(box_of(item).centre)])
+            item for item in left if item is not matched and inside(box_of(item), clickable.bounds)])
     matched_a = {id(m.annotation) for m in matches + roleless_matches}
     bad = [(item, why) for item, check in zip(annotations, checks) if (why := selector_problem(item, check))]
     return PageScore(
