@@ -45,10 +45,53 @@ A node is kept when all of these hold:
 Disabled nodes are kept with ``states["disabled"]``; whether they count is the scorer's choice.
 A node's ``labels`` are the boxes of its ``<label>`` elements (found in the sources of its
 accessible name): clicking them operates it, so a scorer may accept a mark on a label.
+
+Role-less clickables (:meth:`AXBrowser.truth`, its ``roleless`` list; issue 30): what a user clicks
+that Chromium's tree does not expose as interactive (a ``<div>`` with a click listener, a
+``<span>`` styled as a link). They are read from the same second browser, never from tabsight's
+rules. An element is one when all of these hold:
+
+- it takes clicks: it has a click-type listener of its own (``click``, ``mousedown``,
+  ``mouseup``, ``pointerdown``, ``pointerup``; ``DOMDebugger.getEventListeners`` of the document,
+  depth -1, pierce; an ``onclick`` attribute or property is one), or its computed ``cursor`` is
+  ``pointer`` while its parent's is not (the outermost element of a pointer area; read with
+  ``DOMSnapshot.captureSnapshot``). ``why`` says which (the listener kinds, ``cursor``). A
+  listener alone counts only on an element that shows it: its computed cursor is one of
+  SIGN_CURSORS (``pointer``, ``grab``, ``move``) or it has a ``tabindex``. Frameworks bind click
+  listeners that do nothing where the page asked for none (PrimeVue on every body cell of a
+  DataTable, Quasar on a chip that is not ``clickable``, Element Plus on a column header that does
+  not sort): the hand check found those, and nothing a user would click that this drops;
+- it has a layout box that overlaps the viewport and is hit-testable (as above: one of five points
+  of its visible part reaches it or something inside it);
+- it is not an interactive node of the list above (of the whole tree: the visible and the not
+  visible ones), not inside one, does not contain one (a row holding a button is a container, not
+  a target), and is not an element that names a node (a ``<label>`` or an ``aria-labelledby``
+  element, of a control or of a group: the control, or the group's controls, are the targets);
+- it is not the same target as an interactive node found: not SAME_TARGET or more of its area in
+  the box of one or of one of its labels (the surface of a code editor, whose hidden input stands
+  for it, the visible label of Excalidraw's hidden checkbox);
+- it is not a document-wide delegate: not ``<html>``, ``<body>`` or a document, and not an element
+  whose visible part covers DELEGATE_SHARE of the viewport or more: an app's root (React, Vue and
+  others listen there), a modal's backdrop (MUI's invisible one, a click on it closes the menu),
+  a drawing surface; none is a control to point at;
+- a list listening for its items' clicks (an element taking clicks by listeners only, that would
+  pass the rule above, with DELEGATE_ITEMS or more element children of the same tag and class:
+  SortableJS's lists; a ``<table>``'s cells with text: Vaadin's month calendar) is replaced by
+  those items: they are what a user clicks (or drags); their ``why`` is then the list's listener
+  kinds, marked ``(its list's)``, and each must show it as above. A table row's cells are not
+  items (the row is the target);
+- it is outermost: of clickables nested in one another only the outermost is kept, except that a
+  clickable holding two or more others is a delegate for them and is dropped in favour of them.
+
+Each is a :class:`Clickable`: its box, its visible text (trimmed, at most 80 characters), its tag
+(with its id and first classes) and why. ``bench/roleless_truth.py`` prints them per page beside a
+screenshot with their boxes drawn, for the hand check the issue asks for; what that check found
+and chose to leave out is in that script's docstring.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import select
@@ -56,6 +99,7 @@ import shutil
 import signal
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +110,31 @@ INTERACTIVE_ROLES = frozenset({
     "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "slider", "spinbutton", "treeitem",
     "DisclosureTriangle", "ColorWell", "Date", "DateTime", "InputTime",
 })
+
+#: the listener kinds that make an element take clicks (a role-less clickable)
+CLICK_EVENTS = frozenset({"click", "mousedown", "mouseup", "pointerdown", "pointerup"})
+#: a clickable whose visible part covers this share of the viewport is a document-wide delegate (an app root)
+#: or a backdrop, not a target
+DELEGATE_SHARE = 0.5
+#: never role-less targets: the document's own elements
+DOCUMENT_ELEMENTS = frozenset({"HTML", "BODY", "HEAD", "#document"})
+#: the cursors that say an element can be clicked or taken (a listener alone needs one of them, or a tabindex)
+SIGN_CURSORS = frozenset({"pointer", "grab", "move"})
+#: an element taking clicks by listeners only, with this many children alike (tag and class) or more, is a
+#: list delegating for its items: they are the targets
+DELEGATE_ITEMS = 3
+#: a role-less clickable this much (share of its area) inside a shown interactive node's box is that node
+#: (the surface of a code editor, whose hidden input stands for it)
+SAME_TARGET = 0.5
+
+#: its visible text, trimmed, and its tag with id and first two classes
+DESCRIBE_SCRIPT = """function () {
+  const text = (this.innerText !== undefined ? this.innerText : this.textContent) || '';
+  const classes = typeof this.className === 'string' ? this.className.trim().split(/\\s+/).filter(Boolean) : [];
+  const tag = this.localName + (this.id ? '#' + this.id : '') + classes.slice(0, 2).map(c => '.' + c).join('');
+  return {text: text.replace(/\\s+/g, ' ').trim().slice(0, 80), tag,
+          hint: (this.getAttribute && (this.getAttribute('aria-label') || this.getAttribute('title'))) || ''};
+}"""
 
 #: roles that take typed text: a hidden one may stand for a code editor (see _proxied_widget)
 TEXT_ENTRY = ("textbox", "searchbox")
@@ -167,6 +236,31 @@ class AXNode:
     @property
     def disabled(self) -> bool:
         return bool(self.states.get("disabled"))
+
+
+@dataclass(frozen=True)
+class Clickable:
+    """A role-less clickable: what a user clicks that Chromium's tree does not expose as interactive."""
+
+    bounds: Box
+    #: its visible text, trimmed
+    text: str
+    #: its tag name, with its id and first classes (``div#menu.item``)
+    tag: str
+    #: the click-type listener kinds it has, and "cursor" when it starts a pointer area
+    why: tuple[str, ...]
+    #: its aria-label or title, if any (for the hand check: an icon has no text)
+    hint: str = ""
+
+
+@dataclass
+class Truth:
+    """A page's ground truth: its interactive AX nodes and its role-less clickables."""
+
+    interactive: list[AXNode]
+    roleless: list[Clickable]
+    #: a PNG of the viewport, when asked for
+    screenshot: bytes | None = None
 
 
 class CDPError(Exception):
@@ -275,6 +369,12 @@ class AXBrowser:
 
     def interactive(self, url: str, viewport: dict[str, int], device_scale_factor: float = 1) -> list[AXNode]:
         """The interactive nodes a user can see and reach in the viewport of ``url``, in the tree's order."""
+        return self.truth(url, viewport, device_scale_factor, roleless=False).interactive
+
+    def truth(self, url: str, viewport: dict[str, int], device_scale_factor: float = 1, roleless: bool = True,
+              screenshot: bool = False) -> Truth:
+        """The interactive nodes of ``url`` and (``roleless``) its role-less clickables, and a screenshot of the
+        viewport when asked (taken before the proxies are clicked)."""
         pipe = self.pipe
         target = pipe.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = None
@@ -290,7 +390,13 @@ class AXBrowser:
                 raise CDPError(f"{url}: {navigated['errorText']}")
             pipe.wait_event("Page.loadEventFired", session)
             pipe.call("Runtime.evaluate", {"expression": QUIET_SCRIPT, "awaitPromise": True}, session)
-            return _visible_interactive(pipe, session, Box(0, 0, width, height))
+            shot = (base64.b64decode(pipe.call("Page.captureScreenshot", {"format": "png"}, session)["data"])
+                    if screenshot else None)
+            view = Box(0, 0, width, height)
+            # the role-less clickables first: finding the interactive nodes may click a code editor
+            clickables = _roleless(pipe, session, view) if roleless else []
+            interactive = _visible_interactive(pipe, session, view)
+            return Truth(interactive, [c for c in clickables if not _same_target(c, interactive)], shot)
         finally:
             pipe.call("Target.closeTarget", {"targetId": target})
             pipe.events = [event for event in pipe.events if event.get("sessionId") != session]
@@ -331,6 +437,201 @@ def _visible_interactive(pipe: Pipe, session: str, viewport: Box) -> list[AXNode
         if widget is not None:
             found.append(_ax_node(node, widget, ()))
     return found
+
+
+def _same_target(clickable: Clickable, interactive: list[AXNode]) -> bool:
+    """Whether SAME_TARGET of the clickable lies in a shown interactive node's box (or one of its labels')."""
+    for node in interactive:
+        for box in (node.bounds, *node.labels):
+            common = clickable.bounds.intersection(box)
+            if common and common.area >= SAME_TARGET * clickable.bounds.area:
+                return True
+    return False
+
+
+def _roleless(pipe: Pipe, session: str, viewport: Box) -> list[Clickable]:
+    """The role-less clickables a user can see and reach in the viewport (see the module docstring)."""
+    dom = _DomIndex(pipe.call("DOM.getDocument", {"depth": -1, "pierce": True}, session)["root"])
+    shown_at = pipe.call("Page.getLayoutMetrics", session=session)["cssVisualViewport"]
+    scroll = (shown_at["pageX"], shown_at["pageY"])
+
+    # the interactive nodes of the whole tree (shown or not), and the labels of any node (a group's too)
+    interactive: set[int] = set()
+    labels: set[int] = set()
+    for frame in _frame_ids(pipe.call("Page.getFrameTree", session=session)["frameTree"]):
+        try:
+            nodes = pipe.call("Accessibility.getFullAXTree", {"frameId": frame}, session)["nodes"]
+        except CDPError:
+            continue
+        by_id = {node["nodeId"]: node for node in nodes}
+        for node in nodes:
+            if node.get("ignored") or "backendDOMNodeId" not in node:
+                continue
+            labels.update(_label_ids(node, LABEL_SOURCES + ("aria-labelledby",)))
+            if _role(node) in INTERACTIVE_ROLES or _editable_root(node, by_id):
+                interactive.add(node["backendDOMNodeId"])
+    holding = {above for node in interactive for above in dom.ancestors(node)}
+
+    # why each element takes clicks: its own click-type listeners, and "cursor" where a pointer area starts
+    why: dict[int, set[str]] = {}
+    document = pipe.call("Runtime.evaluate", {"expression": "document"}, session)["result"]["objectId"]
+    listeners = pipe.call("DOMDebugger.getEventListeners", {"objectId": document, "depth": -1, "pierce": True},
+                          session)["listeners"]
+    for listener in listeners:
+        if listener["type"] in CLICK_EVENTS and "backendNodeId" in listener:
+            why.setdefault(listener["backendNodeId"], set()).add(listener["type"])
+    pipe.call("Runtime.releaseObject", {"objectId": document}, session)
+    cursors = _cursors(pipe.call("DOMSnapshot.captureSnapshot", {"computedStyles": ["cursor"]}, session))
+    for node, cursor in cursors.items():
+        if cursor == "pointer" and dom.inherited(node, cursors) != "pointer":
+            why.setdefault(node, set()).add("cursor")
+
+    def apart(node: int) -> bool:
+        """Not an interactive node, nor in one, nor holding one, nor naming a node."""
+        return not (node in interactive or node in holding or node in labels
+                    or any(above in interactive for above in dom.ancestors(node)))
+
+    # a list listening for its items' clicks (listeners only, three or more children alike): its items are the targets
+    for node, reasons in list(why.items()):
+        if "cursor" not in reasons and dom.is_element(node) and apart(node):
+            items = dom.repeated_children(node)
+            if items:
+                del why[node]
+                for item in items:
+                    why.setdefault(item, set()).update(f"{kind} (its list's)" for kind in reasons)
+
+    found: dict[int, tuple[Box, tuple[str, ...]]] = {}
+    for node, reasons in why.items():
+        if not dom.is_element(node) or not apart(node):
+            continue
+        # a listener alone, on what neither looks clickable nor takes the focus, is a framework's plumbing
+        if "cursor" not in reasons and cursors.get(node) not in SIGN_CURSORS and node not in dom.focusable:
+            continue
+        box = _box(pipe, session, node)
+        shown = box.intersection(viewport) if box else None
+        if shown is None or shown.area >= DELEGATE_SHARE * viewport.area:
+            continue
+        if not _reachable(pipe, session, {node}, [shown], scroll, dom.parents):
+            continue
+        found[node] = (box, tuple(sorted(reasons, key=lambda r: (r == "cursor", r))))
+
+    # outermost only; one holding two or more others delegates for them
+    inside = {node: [other for other in found if other != node and node in dom.ancestors(other)] for node in found}
+    kept = []
+    for node in found:
+        if len(inside[node]) >= 2:
+            continue
+        if any(above in found and len(inside[above]) < 2 for above in dom.ancestors(node)):
+            continue
+        kept.append(node)
+
+    clickables = []
+    for node in kept:
+        box, reasons = found[node]
+        try:
+            handle = pipe.call("DOM.resolveNode", {"backendNodeId": node}, session)["object"]["objectId"]
+            said = pipe.call("Runtime.callFunctionOn", {"objectId": handle, "functionDeclaration": DESCRIBE_SCRIPT,
+                                                        "returnByValue": True}, session)["result"]["value"]
+        except (CDPError, KeyError):
+            said = {"text": "", "tag": dom.names.get(node, "?").lower(), "hint": ""}
+        clickables.append(Clickable(box, said["text"], said["tag"], reasons, said["hint"]))
+    return sorted(clickables, key=lambda c: (round(c.bounds.y), round(c.bounds.x)))
+
+
+class _DomIndex:
+    """The composed DOM tree (DOM.getDocument, pierced) by backendNodeId: parents, names, children, which nodes
+    are elements."""
+
+    def __init__(self, root: dict) -> None:
+        self.parents = _composed_parents(root)
+        self.names: dict[int, str] = {}
+        self.elements: set[int] = set()
+        #: (tag, class attribute) of each node, and its children
+        self.kinds: dict[int, tuple[str, str]] = {}
+        self.children: dict[int, list[int]] = {}
+        #: the elements with a tabindex attribute, and the text of the text nodes
+        self.focusable: set[int] = set()
+        self.texts: dict[int, str] = {}
+        todo = [root]
+        while todo:
+            node = todo.pop()
+            self.names[node["backendNodeId"]] = node.get("nodeName", "")
+            attributes = node.get("attributes", [])
+            attrs = dict(zip(attributes[::2], attributes[1::2]))
+            self.kinds[node["backendNodeId"]] = (node.get("nodeName", ""), attrs.get("class", ""))
+            if "tabindex" in attrs:
+                self.focusable.add(node["backendNodeId"])
+            if node.get("nodeType") == 3:
+                self.texts[node["backendNodeId"]] = node.get("nodeValue", "")
+            self.children[node["backendNodeId"]] = [child["backendNodeId"] for child in node.get("children", [])]
+            if node.get("nodeType") == 1 and not node.get("nodeName", "").startswith("::"):
+                self.elements.add(node["backendNodeId"])
+            todo += node.get("children", []) + node.get("shadowRoots", [])
+            if "contentDocument" in node:
+                todo.append(node["contentDocument"])
+
+    def cells(self, node: int) -> list[int]:
+        """The <td> cells with text of a table's rows (its own, not a nested table's)."""
+        found, todo = [], list(self.children.get(node, []))
+        while todo:
+            child = todo.pop(0)
+            name = self.names.get(child, "").upper()
+            if name == "TD" and self.has_text(child):
+                found.append(child)
+            elif name in ("THEAD", "TBODY", "TFOOT", "TR"):
+                todo += self.children.get(child, [])
+        return found
+
+    def has_text(self, node: int) -> bool:
+        todo = [node]
+        while todo:
+            current = todo.pop()
+            if self.texts.get(current, "").strip():
+                return True
+            todo += self.children.get(current, [])
+        return False
+
+    def repeated_children(self, node: int) -> list[int]:
+        """A list's items: its element children when DELEGATE_ITEMS or more of them share a tag and class, a
+        table's cells with text; else []."""
+        if self.names.get(node, "").upper() == "TABLE":
+            return self.cells(node)
+        children = [child for child in self.children.get(node, []) if child in self.elements]
+        if any(self.names.get(child, "").upper() in ("TD", "TH") for child in children):
+            return []  # a row's cells are its parts, not items: the row is the target
+        kinds = Counter(self.kinds[child] for child in children)
+        if not kinds or kinds.most_common(1)[0][1] < DELEGATE_ITEMS:
+            return []
+        common = kinds.most_common(1)[0][0]
+        return [child for child in children if self.kinds[child] == common]
+
+    def ancestors(self, node: int) -> list[int]:
+        found, current = [], self.parents.get(node)
+        while current is not None:
+            found.append(current)
+            current = self.parents.get(current)
+        return found
+
+    def is_element(self, node: int) -> bool:
+        return node in self.elements and self.names.get(node, "").upper() not in DOCUMENT_ELEMENTS
+
+    def inherited(self, node: int, cursors: dict[int, str]) -> str | None:
+        """The cursor of the closest ancestor that has one (its parent in the layout tree)."""
+        return next((cursors[above] for above in self.ancestors(node) if above in cursors), None)
+
+
+def _cursors(snapshot: dict) -> dict[int, str]:
+    """backendNodeId -> computed cursor of every element with a layout object, from DOMSnapshot.captureSnapshot."""
+    strings = snapshot["strings"]
+    cursors: dict[int, str] = {}
+    for document in snapshot["documents"]:
+        backend = document["nodes"]["backendNodeId"]
+        kinds = document["nodes"].get("nodeType", [])
+        layout = document["layout"]
+        for index, style in zip(layout["nodeIndex"], layout["styles"]):
+            if style and (not kinds or kinds[index] in (1, 9)) and backend[index] not in cursors:
+                cursors[backend[index]] = strings[style[0]]
+    return cursors
 
 
 def _ax_node(node: dict, bounds: Box, labels: tuple[Box, ...]) -> AXNode:
@@ -386,12 +687,18 @@ def _box(pipe: Pipe, session: str, backend_id: int) -> Box | None:
     return box if box is not None and box.area > 0 else None
 
 
-def _label_ids(node: dict) -> list[int]:
+def _label_ids(node: dict, kinds: tuple[str, ...] = LABEL_SOURCES) -> list[int]:
+    """The elements naming the node through these kinds of name source (``<label>`` elements by default;
+    ``aria-labelledby`` is a kind too)."""
     ids = []
     for source in node.get("name", {}).get("sources", []):
-        if source.get("nativeSource") in LABEL_SOURCES:
-            ids += [related["backendDOMNodeId"] for related in source.get("nativeSourceValue", {}).get("relatedNodes", [])
-                    if "backendDOMNodeId" in related]
+        if source.get("nativeSource") in kinds:
+            related = source.get("nativeSourceValue", {}).get("relatedNodes", [])
+        elif source.get("attribute") in kinds:
+            related = source.get("attributeValue", {}).get("relatedNodes", [])
+        else:
+            continue
+        ids += [item["backendDOMNodeId"] for item in related if "backendDOMNodeId" in item]
     return ids
 
 

@@ -11,13 +11,16 @@ Matching (:func:`match`), one-to-one and by geometry only: an annotation and a t
 candidate pair when the centre of one lies in the other's box and their boxes overlap with an
 IoU of at least MIN_IOU. A truth node's box is its own or one of its <label>s' (a mark on the
 label of a visually hidden radio is a mark on the radio). Pairs are taken greedily, the largest
-IoU first, each annotation and node used once.
+IoU first, each annotation and node used once. The annotations left are then matched the same
+way to the page's role-less clickables (axtree.AXBrowser.truth's ``roleless``: what a user
+clicks that Chromium's tree does not expose as interactive, issue 30).
 
 Measures, per page:
 
 - recall: matched truth nodes / truth nodes, disabled ones included (tabsight marks a disabled
-  control, with state.disabled, as a user sees it);
-- precision: matched annotations / annotations (an annotation that matches no node is an extra);
+  control, with state.disabled, as a user sees it); role-less clickables are not in it;
+- precision: annotations matching an interactive node or a role-less clickable / annotations (an
+  annotation that matches neither is an extra);
 - names: matched pairs whose ``name`` equals Chromium's accessible name once both are
   normalised (whitespace collapsed, case folded, Private Use Area characters dropped: they are
   icon-font glyphs that CSS ``::before`` content puts into Chromium's names); a name tabsight
@@ -25,6 +28,14 @@ Measures, per page:
 - selectors: annotations whose ``selector``, run in the page (``>>>`` descends into an open
   shadow root or a same-origin frame's document), matches exactly one element whose bounding
   rectangle is the annotation's bounds within SELECTOR_SLACK px.
+
+Also reported (issue 30's wide benchmark, bench/wide_bench.py, holds them to targets; the tests do not):
+
+- named: names over the matched pairs whose Chromium name is not empty;
+- role-less marked: matched role-less clickables / role-less clickables;
+- marks per role-less clickable: the annotations on it (the one matched to it, and any other not
+  matched to an interactive node that lies in it: INSIDE of its box, or more, within the
+  clickable's); ``overmarked`` lists those with more than one.
 
 Also reported, with no target: states, the matched pairs whose annotation ``state`` agrees with
 Chromium on every state Chromium gives (checked, pressed, expanded, selected, disabled; a state
@@ -50,7 +61,7 @@ from mcp import Client
 from mcp_types import CallToolResult
 from PIL import Image
 
-from .axtree import QUIET_SCRIPT, AXBrowser, AXNode, Box
+from .axtree import QUIET_SCRIPT, AXBrowser, AXNode, Box, Clickable
 from .calls import Failed, region, text_of
 
 REALAPPS = Path(__file__).resolve().parent.parent / "realapps"
@@ -73,6 +84,8 @@ UNSEEN = REALAPPS / "unseen"
 
 TARGETS = {"recall": 0.95, "precision": 0.95, "names": 0.95, "selectors": 1.0}
 MIN_IOU = 0.3
+#: the share of an annotation's box within a role-less clickable's that makes it a mark on that clickable
+INSIDE = 0.8
 SELECTOR_SLACK = 2
 MAX_ANNOTATIONS = 100
 
@@ -206,8 +219,8 @@ async def score_page(client: Client, ax: AXBrowser, base_url: str, page: str) ->
     await load(client, url)
     observed = await observe(client)
     checks = await selector_checks(client, observed.annotations)
-    truth = await anyio.to_thread.run_sync(ax.interactive, url, observed.viewport)
-    return score(page, observed.annotations, observed.total_found, truth, checks), observed
+    truth = await anyio.to_thread.run_sync(ax.truth, url, observed.viewport)
+    return score(page, observed.annotations, observed.total_found, truth.interactive, checks, truth.roleless), observed
 
 
 def _named(value: Any) -> str:
@@ -261,6 +274,10 @@ class PageScore:
     extra: list[dict]
     #: (annotation, why) for each selector that is not valid
     bad_selectors: list[tuple[dict, str]]
+    #: the role-less clickables, the annotations matched to them, and the annotations on each
+    roleless: list[Clickable] = field(default_factory=list)
+    roleless_matches: list[Match] = field(default_factory=list)
+    marks: list[list[dict]] = field(default_factory=list)
     misnamed: list[Match] = field(init=False)
     #: matches where Chromium gives a state (checked, expanded...), and those where tabsight's differs
     stateful: list[Match] = field(init=False)
@@ -277,7 +294,32 @@ class PageScore:
 
     @property
     def precision(self) -> float:
-        return len(self.matches) / len(self.annotations) if self.annotations else 1.0
+        return (len(self.matches) + len(self.roleless_matches)) / len(self.annotations) if self.annotations else 1.0
+
+    @property
+    def named_matches(self) -> list[Match]:
+        """The matched pairs where Chromium's name is not empty."""
+        return [m for m in self.matches if normalise(m.node.name)]
+
+    @property
+    def named(self) -> float:
+        named, wrong = self.named_matches, {id(m) for m in self.misnamed}
+        return 1 - sum(id(m) in wrong for m in named) / len(named) if named else 1.0
+
+    @property
+    def unmarked(self) -> list[Clickable]:
+        """The role-less clickables no annotation matched."""
+        matched = {id(m.node) for m in self.roleless_matches}
+        return [c for c in self.roleless if id(c) not in matched]
+
+    @property
+    def roleless_marked(self) -> float:
+        return len(self.roleless_matches) / len(self.roleless) if self.roleless else 1.0
+
+    @property
+    def overmarked(self) -> list[tuple[Clickable, list[dict]]]:
+        """The role-less clickables with more than one annotation on them, and those annotations."""
+        return [(c, marks) for c, marks in zip(self.roleless, self.marks) if len(marks) > 1]
 
     @property
     def names(self) -> float:
@@ -304,7 +346,11 @@ class PageScore:
             "page": self.page, "truth": len(self.truth),
             "annotations": len(self.annotations), "total_found": self.total_found,
             **{name: round(value, 3) for name, value in self.measures().items()}, "states": round(self.states, 3),
+            "named": round(self.named, 3), "roleless": len(self.roleless),
+            "roleless_marked": round(self.roleless_marked, 3), "overmarked": len(self.overmarked),
             "missed": [describe_node(node) for node in self.missed],
+            "unmarked_roleless": [describe_clickable(c) for c in self.unmarked],
+            "overmarked_roleless": [describe_overmarked(c, marks) for c, marks in self.overmarked],
             "extra": [describe_annotation(item) for item in self.extra],
             "misnamed": [describe_misnamed(m) for m in self.misnamed],
             "misstated": [describe_misstated(m) for m in self.misstated],
@@ -340,17 +386,23 @@ def box_of(annotation: dict) -> Box:
     return Box(bounds["x"], bounds["y"], bounds["width"], bounds["height"])
 
 
-def overlap(annotation: Box, node: AXNode) -> float:
+def overlap(annotation: Box, node: AXNode | Clickable) -> float:
     """The best IoU of the annotation with the node's box or one of its labels', among those where the
     centre of one box lies in the other; 0 if none."""
     best = 0.0
-    for target in (node.bounds, *node.labels):
+    for target in (node.bounds, *getattr(node, "labels", ())):
         if annotation.contains(target.centre) or target.contains(annotation.centre):
             best = max(best, annotation.iou(target))
     return best
 
 
-def match(annotations: list[dict], truth: list[AXNode]) -> list[Match]:
+def inside(annotation: Box, clickable: Box) -> bool:
+    """Whether the annotation lies in the clickable: INSIDE of its area, or more, within the clickable's box."""
+    common = annotation.intersection(clickable)
+    return common is not None and common.area >= INSIDE * annotation.area
+
+
+def match(annotations: list[dict], truth: list[AXNode] | list[Clickable]) -> list[Match]:
     """One-to-one matches, greedily by IoU (see the module docstring)."""
     pairs = []
     for a, annotation in enumerate(annotations):
@@ -383,17 +435,44 @@ def selector_problem(annotation: dict, check: dict) -> str | None:
 
 
 def score(page: str, annotations: list[dict], total_found: int, truth: list[AXNode],
-          checks: list[dict]) -> PageScore:
+          checks: list[dict], roleless: list[Clickable] = ()) -> PageScore:
     matches = match(annotations, truth)
-    matched_a = {id(m.annotation) for m in matches}
     matched_n = {id(m.node) for m in matches}
+    left = [item for item in annotations if id(item) not in {id(m.annotation) for m in matches}]
+    roleless = list(roleless)
+    roleless_matches = match(left, roleless)
+    on_clickable = {id(m.node): m.annotation for m in roleless_matches}
+    marks = []
+    for clickable in roleless:
+        matched = on_clickable.get(id(clickable))
+        marks.append(([matched] if matched else []) + [
+            item for item in left if item is not matched and inside(box_of(item), clickable.bounds)])
+    matched_a = {id(m.annotation) for m in matches + roleless_matches}
     bad = [(item, why) for item, check in zip(annotations, checks) if (why := selector_problem(item, check))]
     return PageScore(
         page, truth, annotations, total_found, matches,
         missed=[node for node in truth if id(node) not in matched_n],
         extra=[item for item in annotations if id(item) not in matched_a],
-        bad_selectors=bad,
+        bad_selectors=bad, roleless=roleless, roleless_matches=roleless_matches, marks=marks,
     )
+
+
+def totals(scores: list[PageScore]) -> dict[str, float]:
+    """The measures micro-averaged over the pages: each count summed over them before the division."""
+    def share(part: int, whole: int) -> float:
+        return part / whole if whole else 1.0
+    matches = sum(len(s.matches) for s in scores)
+    named = [m for s in scores for m in s.named_matches]
+    misnamed = sum(id(m) in {id(w) for w in s.misnamed} for s in scores for m in s.named_matches)
+    return {
+        "recall": share(matches, sum(len(s.truth) for s in scores)),
+        "precision": share(sum(len(s.matches) + len(s.roleless_matches) for s in scores),
+                           sum(len(s.annotations) for s in scores)),
+        "named": 1 - share(misnamed, len(named)) if named else 1.0,
+        "selectors": 1 - share(sum(len(s.bad_selectors) for s in scores), sum(len(s.annotations) for s in scores)),
+        "roleless_marked": share(sum(len(s.roleless_matches) for s in scores), sum(len(s.roleless) for s in scores)),
+        "overmarked": sum(len(s.overmarked) for s in scores),
+    }
 
 
 # -- reporting ----------------------------------------------------------------------------------
@@ -412,6 +491,15 @@ def describe_annotation(item: dict) -> str:
     tag = f"<{item['tag']}> " if item.get("tag") else ""  # left out of an annotation when it equals the role
     return (f"#{item.get('label')} {tag}{item.get('role') or '-'} {str(item.get('name', ''))[:60]!r} "
             f"{_at(item['bounds'])} {item.get('selector', '')[:100]}")
+
+
+def describe_clickable(c: Clickable) -> str:
+    hint = f" [{c.hint[:40]}]" if c.hint else ""
+    return f"{c.tag} {c.text[:60]!r}{hint} {_at(c.bounds.as_dict())} ({', '.join(c.why)})"
+
+
+def describe_overmarked(c: Clickable, marks: list[dict]) -> str:
+    return f"{describe_clickable(c)}: {len(marks)} marks " + ", ".join(f"#{item.get('label')}" for item in marks)
 
 
 def describe_misnamed(m: Match) -> str:
@@ -443,7 +531,9 @@ def report(s: PageScore) -> str:
     """What a developer needs to see about one page: its misses, extras, names and selectors."""
     lines = [f"{s.page}: {', '.join(s.failures()) or 'all targets met'}"]
     sections = (("missed", [describe_node(n) for n in s.missed]),
-                ("extra (no interactive node there)", [describe_annotation(a) for a in s.extra]),
+                ("extra (no interactive node or role-less clickable there)", [describe_annotation(a) for a in s.extra]),
+                ("role-less clickables not marked", [describe_clickable(c) for c in s.unmarked]),
+                ("role-less clickables with more than one mark", [describe_overmarked(c, m) for c, m in s.overmarked]),
                 ("names differ", [describe_misnamed(m) for m in s.misnamed]),
                 ("states differ (no target)", [describe_misstated(m) for m in s.misstated]),
                 ("bad selectors", [f"{describe_annotation(a)}: {why}" for a, why in s.bad_selectors]))
