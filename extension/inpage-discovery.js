@@ -84,6 +84,7 @@
         if (!marks.has(mark)) {
           marks.set(mark, {
             element: mark,
+            control: element,
             scope: standIn ? byRoot.get(standIn.getRootNode()) ?? scope : scope,
             standIn: !!standIn,
             // an input made transparent over its own styled look is still what a click reaches; so is a
@@ -111,10 +112,15 @@
   function clickablesWithoutRole(scopeList, marks, deadline) {
     // (the controls: an element focusable or clickable by [tabindex] or [onclick] alone may be a wrapper of them,
     // as a select's menu is of its options)
-    const controls = new Set([...marks.keys()].filter((element) => !roleless(element)));
+    const controls = new Set([...marks.values()].filter(({ element, standIn }) => standIn || !roleless(element))
+      .map(({ element }) => element));
     const holders = new Set();
-    for (const element of controls) {
-      for (let n = flatParent(element); n && !holders.has(n); n = flatParent(n)) holders.add(n);
+    for (const { element, control } of marks.values()) {
+      if (!controls.has(element)) continue;
+      // (the hidden input a stand-in shows is held too: the styled box around it is that control's look)
+      for (const held of new Set([element, control])) {
+        for (let n = flatParent(held); n && !holders.has(n); n = flatParent(n)) holders.add(n);
+      }
     }
     const insideMark = (element) => {
       for (let n = flatParent(element); n; n = flatParent(n)) if (controls.has(n)) return true;
@@ -151,7 +157,8 @@
         const left = rect.left + scope.offset.x;
         if (rect.width < 1 || rect.height < 1 || rect.width * rect.height > surface || top >= innerHeight ||
           top + rect.height <= 0 || left >= innerWidth || left + rect.width <= 0) continue;
-        const listener = !!known.get(element)?.click;
+        // a listener alone, on what neither looks clickable nor takes the focus, is a framework's plumbing
+        const listener = !!known.get(element)?.click && (pointer(element) || element.hasAttribute('tabindex'));
         if ((!listener && !pointerArea(element)) || insideMark(element) || CONTAINER_ROLES.has(roleOf(element))) continue;
         found.set(element, { element, scope, standIn: false, transparentOk: false, listener });
       }
@@ -169,7 +176,7 @@
   // list, a table that selects the row clicked); the items are the targets.
   const CONTAINER_ROLES = new Set(['list', 'listbox', 'table', 'grid', 'treegrid', 'tree', 'menu', 'menubar', 'tablist',
     'toolbar', 'radiogroup', 'group', 'region', 'navigation', 'form', 'main', 'banner', 'contentinfo',
-    'complementary', 'dialog', 'alertdialog', 'document', 'application', 'feed', 'log', 'row', 'rowgroup', 'search',
+    'complementary', 'dialog', 'alertdialog', 'document', 'application', 'feed', 'log', 'rowgroup', 'search',
     'article', 'tabpanel']);
 
   // Elements that are never a click target of their own.
@@ -253,9 +260,11 @@
 
   // The open modal the page is shown under: a <dialog> shown with
   // showModal() (the rest is inert), else an [aria-modal=true] element that
-  // holds the focus, as Chrome has it (its accessibility tree hides the rest
-  // of the page only for the aria-modal dialog the focus is in: a page that
-  // marks an inline colour picker aria-modal keeps its toolbar).
+  // holds the focus, as modal libraries make it: Chrome's accessibility
+  // tree, where it prunes the page for aria-modal at all (its
+  // AriaModalPrunesAXTree setting), prunes it for the aria-modal dialog the
+  // focus is in alone; an inline colour picker marked aria-modal (Excalidraw)
+  // hides nothing.
   function topModal(scopeList) {
     let modal = null;
     let ariaModal = null;

@@ -13,6 +13,8 @@
     'select[multiple] option', 'select[size] option',
     'video[controls]', 'audio[controls]', '[onclick]', '[tabindex]:not([tabindex="-1"])',
     '[contenteditable]:not([contenteditable=false])',
+    // a grid's cell that can be selected (a calendar's day): ARIA's gridcell widget with aria-selected
+    '[role=gridcell][aria-selected]',
     ...['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
       'switch', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'treeitem', 'listbox']
       .map((role) => `[role=${role}]`),

@@ -251,6 +251,8 @@
         const style = getComputedStyle(child);
         if (!ctx.hiddenOk && (child.getAttribute('aria-hidden') === 'true' || style.display === 'none' ||
           (style.visibility !== 'visible' && child.localName !== 'slot'))) continue;
+        // a tree item is named by its own content, not by the items of its nested group (as Chrome names it)
+        if (ctx.role === 'treeitem' && ['group', 'tree', 'treeitem'].includes(roleOf(child))) continue;
         const part = alternative(child, ctx);
         const inline = (style.display === 'inline' && !REPLACED.has(child.localName)) || style.display === 'contents';
         text += inline ? part : ` ${part} `;

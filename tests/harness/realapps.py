@@ -24,7 +24,9 @@ Measures, per page:
 - names: matched pairs whose ``name`` equals Chromium's accessible name once both are
   normalised (whitespace collapsed, case folded, Private Use Area characters dropped: they are
   icon-font glyphs that CSS ``::before`` content puts into Chromium's names); a name tabsight
-  truncated agrees when it is the start of Chromium's;
+  truncated agrees when it is the start of Chromium's; where Chromium's name is empty, a name
+  tabsight gives with ``name_from`` (a hidden label's text, a test id: it says it is not
+  Chromium's) agrees too;
 - selectors: annotations whose ``selector``, run in the page (``>>>`` descends into an open
   shadow root or a same-origin frame's document), matches exactly one element whose bounding
   rectangle is the annotation's bounds within SELECTOR_SLACK px.
@@ -284,7 +286,9 @@ class PageScore:
     misstated: list[Match] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.misnamed = [m for m in self.matches if not same_name(m.annotation.get("name", ""), m.node.name)]
+        # a name tabsight gives where Chromium gives none says so (name_from: a hidden label, a test id...)
+        self.misnamed = [m for m in self.matches if not same_name(m.annotation.get("name", ""), m.node.name)
+                         and not (m.annotation.get("name_from") and not normalise(m.node.name))]
         self.stateful = [m for m in self.matches if any(key in m.node.states for key in STATE_KEYS)]
         self.misstated = [m for m in self.stateful if state_differences(m)]
 
