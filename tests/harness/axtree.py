@@ -126,6 +126,8 @@ DELEGATE_ITEMS = 3
 #: a role-less clickable this much (share of its area) inside a shown interactive node's box is that node
 #: (the surface of a code editor, whose hidden input stands for it)
 SAME_TARGET = 0.5
+#: how far above a role-less clickable its DOM path may meet an interactive node's for the two to be one widget
+SAME_WIDGET_LEVELS = 3
 
 #: its visible text, trimmed, and its tag with id and first two classes
 DESCRIBE_SCRIPT = """function () {
@@ -232,6 +234,8 @@ class AXNode:
     states: dict[str, Any] = field(default_factory=dict)
     #: the boxes of its <label> elements
     labels: tuple[Box, ...] = ()
+    #: its DOM node (backendNodeId)
+    backend_id: int = 0
 
     @property
     def disabled(self) -> bool:
@@ -251,6 +255,8 @@ class Clickable:
     why: tuple[str, ...]
     #: its aria-label or title, if any (for the hand check: an icon has no text)
     hint: str = ""
+    #: its DOM node (backendNodeId)
+    backend_id: int = 0
 
 
 @dataclass
@@ -396,7 +402,8 @@ class AXBrowser:
             # the role-less clickables first: finding the interactive nodes may click a code editor
             clickables = _roleless(pipe, session, view) if roleless else []
             interactive = _visible_interactive(pipe, session, view)
-            return Truth(interactive, [c for c in clickables if not _same_target(c, interactive)], shot)
+            parents = _composed_parents(pipe.call("DOM.getDocument", {"depth": -1, "pierce": True}, session)["root"])
+            return Truth(interactive, [c for c in clickables if not _same_target(c, interactive, parents)], shot)
         finally:
             pipe.call("Target.closeTarget", {"targetId": target})
             pipe.events = [event for event in pipe.events if event.get("sessionId") != session]
@@ -439,12 +446,23 @@ def _visible_interactive(pipe: Pipe, session: str, viewport: Box) -> list[AXNode
     return found
 
 
-def _same_target(clickable: Clickable, interactive: list[AXNode]) -> bool:
-    """Whether SAME_TARGET of the clickable lies in a shown interactive node's box (or one of its labels')."""
+def _same_target(clickable: Clickable, interactive: list[AXNode], parents: dict[int, int]) -> bool:
+    """Whether SAME_TARGET of the clickable lies in the box of a shown interactive node of the same widget (or of
+    one of its labels'): one whose DOM node and the clickable's meet within SAME_WIDGET_LEVELS above the clickable
+    (a code editor's surface beside its hidden input), or the clickable is in a label. A clickable that only lies
+    over a node's box (a date picker's day over a text field under the popup) is a target of its own."""
+    def above(node: int) -> list[int]:
+        chain = []
+        while (node := parents.get(node)) is not None:
+            chain.append(node)
+        return chain
+    near = above(clickable.backend_id)[:SAME_WIDGET_LEVELS]
     for node in interactive:
+        node_chain = {node.backend_id, *above(node.backend_id)}
+        related = clickable.backend_id in node_chain or any(n in node_chain for n in near)
         for box in (node.bounds, *node.labels):
             common = clickable.bounds.intersection(box)
-            if common and common.area >= SAME_TARGET * clickable.bounds.area:
+            if common and common.area >= SAME_TARGET * clickable.bounds.area and (related or box is not node.bounds):
                 return True
     return False
 
@@ -534,7 +552,7 @@ def _roleless(pipe: Pipe, session: str, viewport: Box) -> list[Clickable]:
                                                         "returnByValue": True}, session)["result"]["value"]
         except (CDPError, KeyError):
             said = {"text": "", "tag": dom.names.get(node, "?").lower(), "hint": ""}
-        clickables.append(Clickable(box, said["text"], said["tag"], reasons, said["hint"]))
+        clickables.append(Clickable(box, said["text"], said["tag"], reasons, said["hint"], node))
     return sorted(clickables, key=lambda c: (round(c.bounds.y), round(c.bounds.x)))
 
 
@@ -635,7 +653,8 @@ def _cursors(snapshot: dict) -> dict[int, str]:
 
 
 def _ax_node(node: dict, bounds: Box, labels: tuple[Box, ...]) -> AXNode:
-    return AXNode(_role(node), node.get("name", {}).get("value", ""), bounds, _states(node), labels)
+    return AXNode(_role(node), node.get("name", {}).get("value", ""), bounds, _states(node), labels,
+                  node["backendDOMNodeId"])
 
 
 def _role(node: dict) -> str:

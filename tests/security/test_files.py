@@ -27,10 +27,12 @@ def mode(path: Path) -> int:
 
 async def files_in(folder: Path, count: int, seconds: float = 15.0) -> list[str]:
     """The names of the finished files in ``folder`` once there are ``count`` (or whatever is there after
-    ``seconds``): Chromium writes a download as ``.crdownload`` first."""
+    ``seconds``): Chromium writes a download as a hidden temporary file (``.org.chromium.Chromium.XXXXXX``),
+    then as ``.crdownload``, before its name."""
     deadline = time.monotonic() + seconds
     while True:
-        names = sorted(path.name for path in folder.glob("*") if not path.name.endswith(".crdownload")) \
+        names = sorted(path.name for path in folder.glob("*")
+                       if not path.name.endswith(".crdownload") and not path.name.startswith(".")) \
             if folder.is_dir() else []
         if len(names) >= count or time.monotonic() > deadline:
             return names
