@@ -79,7 +79,7 @@
         if (editors && element.parentElement?.closest(EDITORS)) continue; // an editor's textarea, gutter, fold arrows
         if (editable && element.parentElement?.isContentEditable) continue; // inside an editable region
         const hideable = element.matches(HIDEABLE);
-        const standIn = hideable ? standInOf(element) : pointerStandInOf(element);
+        const standIn = hideable ? standInOf(element) : null;
         const mark = standIn ?? element;
         if (!marks.has(mark)) {
           marks.set(mark, {
@@ -384,6 +384,17 @@
     });
   }
 
+  // A control the pointer passes through (pointer-events: none), marked at what takes its clicks instead
+  // (names.js pointerStandInOf), as [{element, box, scope}]; [] when there is none, or it is marked already.
+  // (Looked for only here, for a control in the viewport that no pointer reaches: it costs hit tests.)
+  function pointerStandIn(control, scopeList, found) {
+    const standIn = pointerStandInOf(control);
+    const scope = standIn && scopeList.find(({ root }) => root === standIn.getRootNode());
+    if (!scope || found.some((item) => item.element === standIn)) return [];
+    const place = placeOf(standIn, scope.offset);
+    return place?.where === 'in' ? [{ element: standIn, box: place.box, scope }] : [];
+  }
+
   // Frames in the viewport whose document this page cannot read (another origin, or not loaded).
   function crossOriginFrames(scopeList) {
     let count = 0;
@@ -429,6 +440,7 @@
       if (interactive && closestAcross(element, '[aria-hidden="true"]')) continue;
       if (place.where === 'in') {
         if (uncovered(element, place.box, scope.offset)) found.push({ element, box: place.box, scope });
+        else if (interactive) found.push(...pointerStandIn(element, scopeList, found));
       } else if (interactive) {
         outside[place.where].push({ element, box: place.box, scope });
       }
