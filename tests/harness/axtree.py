@@ -34,7 +34,9 @@ A node is kept when all of these hold:
   takes the clicks for it. Pointer events are respected, as a real click does; opacity is not
   (a transparent file input laid over a styled button is what takes the click). Parts inside a
   native control's own shadow DOM (the fields of a date input) hit the control, not themselves,
-  and so are left out: the control is the target;
+  and so are left out: the control is the target. A control that lets pointer events through
+  (``pointer-events: none``) counts when the click there lands on one of its three closest
+  ancestors, which takes it for the control (Ionic's segment buttons and their hosts);
 - or it takes text, fails the above, and is a code editor's hidden input: Ace, CodeMirror and
   Monaco take keys in an input the user never sees (a pixel wide, transparent, or of no width)
   and draw the text themselves around it. Such an input counts when a click at its place (a real
@@ -137,6 +139,9 @@ DESCRIBE_SCRIPT = """function () {
   return {text: text.replace(/\\s+/g, ' ').trim().slice(0, 80), tag,
           hint: (this.getAttribute && (this.getAttribute('aria-label') || this.getAttribute('title'))) || ''};
 }"""
+
+#: how many of its closest ancestors a control that lets pointer events through may pass them to (_passes_to_holder)
+HOLDER_LEVELS = 3
 
 #: roles that take typed text: a hidden one may stand for a code editor (see _proxied_widget)
 TEXT_ENTRY = ("textbox", "searchbox")
@@ -433,8 +438,9 @@ def _visible_interactive(pipe: Pipe, session: str, viewport: Box) -> list[AXNode
             label_boxes = tuple(b for b in labels.values() if b is not None)
             bounds = box or next(iter(label_boxes), None)  # a zero-size input may still have its label shown
             shown = [part for part in (b.intersection(viewport) for b in (box, *label_boxes) if b) if part]
-            if bounds and shown and _reachable(pipe, session, {node["backendDOMNodeId"], *labels}, shown, scroll,
-                                               parents):
+            if bounds and shown and (_reachable(pipe, session, {node["backendDOMNodeId"], *labels}, shown, scroll,
+                                                parents) or _passes_to_holder(pipe, session, node["backendDOMNodeId"],
+                                                                              shown, scroll, parents)):
                 found.append(_ax_node(node, bounds, label_boxes))
             elif own is not None and viewport.contains(own.centre) and (editable_root or _role(node) in TEXT_ENTRY):
                 proxies.append((node, own.centre))
@@ -738,6 +744,27 @@ def _reachable(pipe: Pipe, session: str, targets: set[int], areas: list[Box], sc
                     return True
                 hit = parents.get(hit)
     return False
+
+
+def _passes_to_holder(pipe: Pipe, session: str, backend_id: int, areas: list[Box], scroll: tuple[float, float],
+                      parents: dict[int, int]) -> bool:
+    """Whether the node lets pointer events through (``pointer-events: none``) to what holds it: a click at its
+    place lands on one of its HOLDER_LEVELS closest ancestors (shadow hosts crossed), which takes the clicks for it
+    (Ionic's segment buttons: the host takes them for the native button inside)."""
+    try:
+        handle = pipe.call("DOM.resolveNode", {"backendNodeId": backend_id}, session)["object"]["objectId"]
+        events = pipe.call("Runtime.callFunctionOn", {
+            "objectId": handle, "returnByValue": True,
+            "functionDeclaration": "function () { return getComputedStyle(this).pointerEvents; }"}, session)
+    except (CDPError, KeyError):
+        return False
+    if events["result"].get("value") != "none":
+        return False
+    holders = []
+    node = backend_id
+    while len(holders) < HOLDER_LEVELS and (node := parents.get(node)) is not None:
+        holders.append(node)
+    return _reachable(pipe, session, set(holders), areas, scroll, {})
 
 
 def _proxied_widget(pipe: Pipe, session: str, backend_id: int, point: tuple[float, float],
