@@ -21,6 +21,8 @@ export async function inPage(tabId, method, ...args) {
     await runInPage(tabId, { files: LIBRARY });
     result = await call();
   }
+  // (a document that drops or breaks the library as it loads: say so, not what reading nothing threw)
+  if (result === null) throw new TabsightError(Code.INTERNAL, 'The page-side library did not load in this page; call again');
   return result.value;
 }
 

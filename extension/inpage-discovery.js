@@ -384,15 +384,24 @@
     });
   }
 
-  // A control the pointer passes through (pointer-events: none), marked at what takes its clicks instead
-  // (names.js pointerStandInOf), as [{element, box, scope}]; [] when there is none, or it is marked already.
-  // (Looked for only here, for a control in the viewport that no pointer reaches: it costs hit tests.)
-  function pointerStandIn(control, scopeList, found) {
+  // A control in the viewport the pointer passes through (pointer-events: none), as [{element, box, scope}]:
+  // a disabled one itself, when what the pointer meets there holds it (it is shown, not covered: a disabled
+  // "Delete" tells the agent something); else marked at what takes its clicks instead (names.js
+  // pointerStandInOf); [] when there is none, or it is marked already. (Looked for only here, for a control
+  // no pointer reaches: it costs hit tests.)
+  function passedThrough(control, box, scope, scopeList, found) {
+    if (getComputedStyle(control).pointerEvents !== 'none') return [];
+    if (control.matches(':disabled') || closestAcross(control, '[aria-disabled="true"]')) {
+      const hit = deepElementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      const held = hit && hit !== hit.ownerDocument.body && hit !== hit.ownerDocument.documentElement &&
+        flatContains(hit, control);
+      return held ? [{ element: control, box, scope }] : [];
+    }
     const standIn = pointerStandInOf(control);
-    const scope = standIn && scopeList.find(({ root }) => root === standIn.getRootNode());
-    if (!scope || found.some((item) => item.element === standIn)) return [];
-    const place = placeOf(standIn, scope.offset);
-    return place?.where === 'in' ? [{ element: standIn, box: place.box, scope }] : [];
+    const holder = standIn && scopeList.find(({ root }) => root === standIn.getRootNode());
+    if (!holder || found.some((item) => item.element === standIn)) return [];
+    const place = placeOf(standIn, holder.offset);
+    return place?.where === 'in' ? [{ element: standIn, box: place.box, scope: holder }] : [];
   }
 
   // Frames in the viewport whose document this page cannot read (another origin, or not loaded).
@@ -440,7 +449,7 @@
       if (interactive && closestAcross(element, '[aria-hidden="true"]')) continue;
       if (place.where === 'in') {
         if (uncovered(element, place.box, scope.offset)) found.push({ element, box: place.box, scope });
-        else if (interactive) found.push(...pointerStandIn(element, scopeList, found));
+        else if (interactive) found.push(...passedThrough(element, place.box, scope, scopeList, found));
       } else if (interactive) {
         outside[place.where].push({ element, box: place.box, scope });
       }
