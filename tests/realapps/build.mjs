@@ -24,6 +24,8 @@ if (!stale.length) {
       entryPoints: [join(here, 'src', file)],
       outfile: join(here, 'build', parse(file).name + '.js'),
       bundle: true, minify: true, format: 'esm', target: 'es2022', logLevel: 'error',
+      // aliases resolve from the working directory: this folder's, whatever folder install.sh was run from
+      absWorkingDir: here,
       jsx: 'automatic',
       // Vue's full build: the Naive UI page writes its components as templates
       alias: {vue: 'vue/dist/vue.esm-bundler.js'},
