@@ -5,8 +5,8 @@
   if (globalThis.__tabsight) return;
   const {
     MAX_TITLE, MAX_URL, INTERACTIVE, WIDGET_ROLES, EDITORS, documentId, collapse, clip, scopes, deepElementFromPoint, hits,
-    inert, roundBox, knownSemantics, frameDocument,
-    HIDEABLE, transparentOnly, pointerStandInOf, roleOf, idRefs, standInOf, identify, describe, scopedSelector, scopedStructural, selectorFor,
+    inert, roundBox, knownSemantics, frameDocument, deepActiveElement,
+    HIDEABLE, transparentOnly, pointerStandInOf, hitAtCentre, roleOf, idRefs, standInOf, identify, describe, scopedSelector, scopedStructural, selectorFor,
     structuralSelector, selectorFields, keepAnnotation,
   } = globalThis.__tabsightParts;
 
@@ -28,6 +28,11 @@
     if (node.assignedSlot) return node.assignedSlot;
     const parent = node.parentNode;
     return parent?.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? parent.host ?? null : parent;
+  }
+
+  // Adds the node's flat-tree ancestors to `set` (stopping where the set has them already).
+  function addAncestors(set, node) {
+    for (let n = flatParent(node); n && !set.has(n); n = flatParent(n)) set.add(n);
   }
 
   function flatContains(ancestor, node) {
@@ -118,9 +123,8 @@
     for (const { element, control } of marks.values()) {
       if (!controls.has(element)) continue;
       // (the hidden input a stand-in shows is held too: the styled box around it is that control's look)
-      for (const held of new Set([element, control])) {
-        for (let n = flatParent(held); n && !holders.has(n); n = flatParent(n)) holders.add(n);
-      }
+      addAncestors(holders, element);
+      addAncestors(holders, control);
     }
     const insideMark = (element) => {
       for (let n = flatParent(element); n; n = flatParent(n)) if (controls.has(n)) return true;
@@ -166,7 +170,7 @@
     // a listener holding other clickables delegates their clicks: they are the targets
     const holding = new Set();
     for (const element of found.keys()) {
-      for (let n = flatParent(element); n && !holding.has(n); n = flatParent(n)) holding.add(n);
+      addAncestors(holding, element);
     }
     return Object.assign([...found.values()].filter(({ element, listener }) =>
       !(holding.has(element) && listener && !pointerArea(element))), { cut });
@@ -211,7 +215,7 @@
   function withoutWrappers(marks) {
     const holders = new Set();
     for (const element of marks.keys()) {
-      for (let n = flatParent(element); n && !holders.has(n); n = flatParent(n)) holders.add(n);
+      addAncestors(holders, element);
     }
     return [...marks.values()].filter(({ element, standIn }) => {
       if (standIn || !roleless(element)) return true;
@@ -277,17 +281,6 @@
       }
     }
     return modal ?? ariaModal;
-  }
-
-  // The focused element, inside open shadow roots and same-origin frames.
-  function deepActiveElement() {
-    let active = document.activeElement;
-    for (;;) {
-      const inner = active?.shadowRoot?.activeElement ??
-        (['iframe', 'frame'].includes(active?.localName) ? frameDocument(active)?.activeElement : null);
-      if (!inner) return active;
-      active = inner;
-    }
   }
 
   // The open overlays: dialogs, open popovers, menus and listboxes that
@@ -392,7 +385,7 @@
   function passedThrough(control, box, scope, scopeList, found) {
     if (getComputedStyle(control).pointerEvents !== 'none') return [];
     if (control.matches(':disabled') || closestAcross(control, '[aria-disabled="true"]')) {
-      const hit = deepElementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      const hit = hitAtCentre(control);
       const held = hit && hit !== hit.ownerDocument.body && hit !== hit.ownerDocument.documentElement &&
         flatContains(hit, control);
       return held ? [{ element: control, box, scope }] : [];

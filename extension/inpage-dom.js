@@ -113,18 +113,34 @@
     return false;
   }
 
+  // The element that has the keyboard focus, inside open shadow roots and
+  // same-origin frames (a cross-origin frame's own element, when it is there).
+  function deepActiveElement() {
+    let active = document.activeElement;
+    for (;;) {
+      if (active?.shadowRoot?.activeElement) {
+        active = active.shadowRoot.activeElement;
+      } else if (active && (active.localName === 'iframe' || active.localName === 'frame')) {
+        const inner = frameDocument(active);
+        if (!inner) return active;
+        active = inner.activeElement;
+      } else {
+        return active;
+      }
+    }
+  }
+
   // ---- what the page's own world knows: ElementInternals defaults, click listeners ----
 
-  // What semantics-page.js knows of an element ({role, label, checked, ..., click}), or undefined. Read once
-  // per document and task (semantics-relay.js's call, in that document's own window), so one call of the
-  // library sees one picture; a document the relay is not in (loaded before the extension) knows nothing.
+  // What semantics-page.js knows of each element of a document ({role, label, checked, ..., click}), as a Map.
+  // Read once per document and task (semantics-relay.js's call, in that document's own window), so one call of
+  // the library sees one picture; a document the relay is not in (loaded before the extension) knows nothing.
   let semanticsByDocument = null;
-  function semanticsOf(element) {
+  function knownSemantics(doc = document) {
     if (!semanticsByDocument) {
       semanticsByDocument = new Map();
       setTimeout(() => { semanticsByDocument = null; }, 0);
     }
-    const doc = element.ownerDocument;
     let known = semanticsByDocument.get(doc);
     if (!known) {
       try {
@@ -135,14 +151,10 @@
       known ??= new Map();
       semanticsByDocument.set(doc, known);
     }
-    return known.get(element);
+    return known;
   }
 
-  // Every element of a document with semantics of the page's world (its own and its same-origin frames').
-  function knownSemantics(doc = document) {
-    semanticsOf(doc.documentElement);
-    return semanticsByDocument.get(doc);
-  }
+  const semanticsOf = (element) => knownSemantics(element.ownerDocument).get(element);
 
   const roundBox = ({ x, y, width, height }) =>
     ({ x: Math.round(x), y: Math.round(y), width: Math.round(width), height: Math.round(height) });
@@ -197,5 +209,5 @@
     return hit;
   }
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { MAX_TITLE, MAX_URL, INTERACTIVE, WIDGET_ROLES, EDITORS, documentId, collapse, clip, quote, scopes, frameDocument, frameOffset, deepElementFromPoint, composedContains, hits, inert, roundBox, semanticsOf, knownSemantics, attached, offsetOf, framesAround, shortName, hitName, interactiveAround });
+  Object.assign(globalThis.__tabsightParts ??= {}, { MAX_TITLE, MAX_URL, INTERACTIVE, WIDGET_ROLES, EDITORS, documentId, collapse, clip, quote, scopes, frameDocument, frameOffset, deepElementFromPoint, composedContains, hits, inert, roundBox, deepActiveElement, semanticsOf, knownSemantics, attached, offsetOf, framesAround, shortName, hitName, interactiveAround });
 })();

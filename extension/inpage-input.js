@@ -17,7 +17,7 @@
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { collapse, clip, frameDocument, composedContains, shortName, describe, nameOf, selectorPath, resolveTarget, targetName, locateElement } = globalThis.__tabsightParts;
+  const { collapse, clip, frameDocument, deepActiveElement, composedContains, shortName, describe, nameOf, selectorPath, resolveTarget, targetName, locateElement } = globalThis.__tabsightParts;
 
   // ---- what takes typing ----
 
@@ -110,23 +110,6 @@
     if (element.disabled) return { error: 'element_disabled', message: `${shortName(element)} is disabled` };
     if (element.readOnly) return { error: 'bad_request', message: `${shortName(element)} is read-only: it takes no typing` };
     return null;
-  }
-
-  // The element that has the keyboard focus, inside open shadow roots and
-  // same-origin frames (a cross-origin frame's own element, when it is there).
-  function deepActiveElement() {
-    let active = document.activeElement;
-    for (;;) {
-      if (active?.shadowRoot?.activeElement) {
-        active = active.shadowRoot.activeElement;
-      } else if (active && (active.localName === 'iframe' || active.localName === 'frame')) {
-        const inner = frameDocument(active);
-        if (!inner) return active;
-        active = inner.activeElement;
-      } else {
-        return active;
-      }
-    }
   }
 
   // ---- type ----

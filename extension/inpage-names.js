@@ -321,15 +321,17 @@
       !control.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
   }
 
-  // Does a pointer at the control's centre land on it (or inside it)?
-  function reachedItself(control) {
-    const rect = control.getBoundingClientRect();
-    const offset = offsetOf(control);
+  // What a pointer at the element's centre lands on, or null (the centre is outside the viewport).
+  function hitAtCentre(element) {
+    const rect = element.getBoundingClientRect();
+    const offset = offsetOf(element);
     const x = offset.x + rect.left + rect.width / 2;
     const y = offset.y + rect.top + rect.height / 2;
-    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
-    return composedContains(control, deepElementFromPoint(x, y));
+    return x < 0 || y < 0 || x >= innerWidth || y >= innerHeight ? null : deepElementFromPoint(x, y);
   }
+
+  // Does a pointer at the control's centre land on it (or inside it)?
+  const reachedItself = (control) => composedContains(control, hitAtCentre(control));
 
   // Seen: rendered, opaque and not tiny.
   function seen(element) {
@@ -374,11 +376,7 @@
   function pointerStandInOf(control) {
     if (getComputedStyle(control).pointerEvents !== 'none') return null;
     const rect = control.getBoundingClientRect();
-    const offset = offsetOf(control);
-    const x = offset.x + rect.left + rect.width / 2;
-    const y = offset.y + rect.top + rect.height / 2;
-    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
-    const hit = deepElementFromPoint(x, y);
+    const hit = hitAtCentre(control);
     if (!hit || hit === control || !composedContains(hit, control) || hit === hit.ownerDocument.body) return null;
     const box = hit.getBoundingClientRect();
     if (box.width * box.height > 2 * rect.width * rect.height) return null;
@@ -551,6 +549,6 @@
   }
 
   Object.assign(globalThis.__tabsightParts ??= {}, {
-    HIDEABLE, transparentOnly, pointerStandInOf, flatChildren, roleOf, nameOf, idRefs, standInOf, controlOf, identify, describe,
+    HIDEABLE, transparentOnly, pointerStandInOf, hitAtCentre, flatChildren, roleOf, nameOf, idRefs, standInOf, controlOf, identify, describe,
   });
 })();
