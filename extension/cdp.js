@@ -41,8 +41,12 @@ const BAR_STEADY_MS = 100;
 const POLL_MS = 20;
 // What Chrome may hold of response bodies while attached, per tab and per response (bytes).
 const NETWORK_BUFFERS = { maxTotalBufferSize: 20_000_000, maxResourceBufferSize: 5_000_000 };
+// How long a detach may wait for the work that must end before it (afterAttached: a response body being
+// read, which Chrome drops with the attachment), at most.
+const DRAIN_MS = 2000;
 
-// tabId -> { users, attached: Promise<void>, detached: Promise<void> | null, idleTimer, focusEmulation }
+// tabId -> { users, attached: Promise<void>, detached: Promise<void> | null, idleTimer, focusEmulation,
+//   pending: Set<Promise> (work the detach waits for), gone (the detach command is sent) }
 const attachments = new Map();
 // when the last attachment went (the bar lingers after it)
 let lastDetachAt = -Infinity;
@@ -198,7 +202,7 @@ async function acquire(tabId) {
     syncFocusEmulation(tabId, entry);
     return entry;
   }
-  const entry = { users: 1, attached: null, detached: null, focusEmulation: false };
+  const entry = { users: 1, attached: null, detached: null, focusEmulation: false, pending: new Set(), gone: false };
   const barUp = !barCosts() || debuggingBarShown();
   entry.attached = attach(tabId, entry, barUp).catch((err) => {
     if (attachments.get(tabId) === entry) attachments.delete(tabId);
@@ -217,14 +221,14 @@ function release(tabId, entry, delayMs) {
 
 // The last user out drops the attachment at once, and with it whatever its
 // commands switched on (domains, overrides, interception: execute's steps).
-// Where the bar costs, a clean attachment is made again at once for the
-// rest of the stretch: within the bar's linger, so no resize comes of it.
+// A clean attachment is made again at once for the idle time after, as any
+// other use has (the responses that finish then are read: network.js);
+// where the bar costs, within the bar's linger, so no resize comes of it.
 async function renew(tabId, entry) {
   entry.users--;
   if (entry.users > 0 || attachments.get(tabId) !== entry) return;
   clearTimeout(entry.idleTimer);
   detachIdle(tabId, entry);
-  if (!barCosts()) return;
   try {
     release(tabId, await acquire(tabId), idleDetachMs());
   } catch {
@@ -232,14 +236,44 @@ async function renew(tabId, entry) {
   }
 }
 
+// The work that must end before the tab's attachment goes, the attachment's
+// own (network.js: a response body being read, which Chrome drops with the
+// attachment): `work` is a promise, and the tab's detach, whatever calls it,
+// waits for it (DRAIN_MS at most). False where the tab is not attached (or
+// its detach is already sent): then the work's commands fail anyway.
+export function afterAttached(tabId, work) {
+  const entry = attachments.get(tabId);
+  if (!entry || entry.gone) return false;
+  entry.pending.add(work);
+  const done = () => entry.pending.delete(work);
+  work.then(done, done);
+  return true;
+}
+
 function detachIdle(tabId, entry) {
-  if (entry.users > 0 || attachments.get(tabId) !== entry) return;
-  entry.detached = chrome.debugger.detach({ tabId })
+  if (entry.users > 0 || entry.detached || attachments.get(tabId) !== entry) return;
+  // Until the detach command is sent the tab is attached: its events still come, and the work they start
+  // (another body read) is waited for too.
+  entry.detached = drain(entry)
+    .then(() => {
+      entry.gone = true;
+      return chrome.debugger.detach({ tabId });
+    })
     .catch(() => {}) // already detached (tab closed, bar dismissed): nothing to free
     .finally(() => {
       if (attachments.get(tabId) === entry) attachments.delete(tabId);
       if (attachments.size === 0) lastDetachAt = performance.now();
     });
+}
+
+async function drain(entry) {
+  const deadline = performance.now() + DRAIN_MS;
+  while (entry.pending.size > 0 && performance.now() < deadline) {
+    let timer;
+    const late = new Promise((resolve) => { timer = setTimeout(resolve, deadline - performance.now()); });
+    await Promise.race([Promise.allSettled([...entry.pending]), late]);
+    clearTimeout(timer);
+  }
 }
 
 async function attach(tabId, entry, barUp) {

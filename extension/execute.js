@@ -5,9 +5,12 @@
 // returned by value; page CSP does not apply) in the page's main world, each
 // CDP step with its own bound, once cdp-policy.js has let it through (a step
 // it refuses ends the call, saying why). Every step's result or error is
-// reported; a step that times out ends the call. The attachment is dropped at
-// once afterwards (not after the usual idle delay): what the steps switched
-// on (domains, overrides, interception) must not outlive the call (cdp.js renew).
+// reported; a step that times out ends the call. After CDP steps the attachment
+// is dropped at once (and a clean one made for the usual idle time): what the
+// steps switched on (domains, overrides, interception) must not outlive the
+// call (cdp.js renew). A script alone switches nothing on, and its attachment
+// stays for the idle time as any action's does: the responses its page's
+// requests get then are read without a gap (network.js).
 //
 // The tab's URL is checked against the navigation rule before the script,
 // before each step and after the call: a page script can navigate too, and a
@@ -71,7 +74,7 @@ export async function execute(params, signal) {
     }
     await checkedTabUrl(tabId, fileRoots);
     return allow.read_cookies ? answer : withoutCookieValues(tabId, answer, signal);
-  }, { detach: 'now' });
+  }, { detach: steps.length ? 'now' : 'idle' });
 }
 
 // The answer with the profile's cookie values masked in every text a script or step returned (cookie-mask.js),

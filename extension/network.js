@@ -9,15 +9,16 @@
 // bodies of documents, fetches and XHRs that finish while tabsight is
 // attached to their tab (a navigate, an action, execute, and the idle time
 // after) are read at once and kept, since Chrome drops them with the
-// attachment. A request made while nothing was attached has no body here,
-// and the detail says so.
+// attachment: so the tab's detach, whatever asks for it, waits until the
+// reads it would cut short are done (cdp.js afterAttached). A request made
+// while nothing was attached has no body here, and the detail says so.
 //
 // Bounded: MAX_KEPT_REQUESTS requests; bodies (request and response alike)
 // for the last MAX_KEPT_BODIES, each cut at MAX_BODY_CHARS and a margin.
 // Nothing is redacted here: the host redacts a detail before it reaches a
 // front. A page cannot add to any of this: it all comes from the browser.
 
-import { send } from './cdp.js';
+import { afterAttached, send } from './cdp.js';
 import { badRequest } from './errors.js';
 import { cut } from './execute.js';
 import { MAX_BODY_CHARS } from './limits.js';
@@ -174,7 +175,8 @@ function onDebuggerEvent({ tabId }, method, params) {
   } else if (method === 'Network.loadingFinished') {
     const seen = cdpRequests.get(key);
     cdpRequests.delete(key);
-    if (seen && BODY_TYPES.has(seen.type)) readBody(seen, params).catch(() => {}); // detached meanwhile: not kept
+    // The tab's detach waits for the read (Chrome drops the body with the attachment), whatever detaches it.
+    if (seen && BODY_TYPES.has(seen.type)) afterAttached(tabId, readBody(seen, params).catch(() => {}));
   } else if (method === 'Network.loadingFailed') {
     cdpRequests.delete(key);
   }

@@ -142,3 +142,54 @@ async def test_a_hundred_requests_list_in_one_answer(browser, site):
         items = payload(result)["items"]
         assert len(items) == 100 and all(item["status"] == 200 and item["size"] == 10 for item in items)
         print(f"100 requests: {len(result.content[0].text)} characters")
+
+
+#: a page script that reads one endpoint's whole body, as an agent's probe does
+READ_ONE = "return (await (await fetch('/text?chars=33000&n={n}')).text()).length;"
+#: ...and one more request the page starts 200 ms after the script has returned
+LATER = "setTimeout(() => fetch('/text?chars=33000&n={n}').then((answer) => answer.text()), 200);"
+
+
+async def kept_bodies(client, since: int, numbers: range) -> int:
+    """How many of the requests for /text?chars=33000&n=... kept their whole response body."""
+    listed = await requests_after(client, since, [f"text?chars=33000&n={n}" for n in numbers])
+    kept = 0
+    for n in numbers:
+        body = (await detail(client, listed[f"text?chars=33000&n={n}"]["id"], include=["response_body"],
+                             max_body_chars=100))["response_body"]
+        kept += body.get("chars") == 33000 and body["content"].startswith("x" * 100)
+    return kept
+
+
+async def test_the_bodies_of_requests_a_script_makes_in_execute_and_just_after_are_kept(browser, site):
+    # Each request finishes while tabsight holds the tab (the script, then the idle time after): its body is
+    # read before the debugger lets go, however soon after the script the attachment would go.
+    async with mcp_client() as client:
+        await navigate(client, site.url("/index.html"))
+        since = payload(await client.call_tool("observe", {"what": "network", "limit": 1}))["cursor"]
+        for n in range(10):  # one request per call, its body read by the script: the last thing it does
+            ran = payload(await client.call_tool("interact", {"action": "execute", "script": READ_ONE.format(n=n)}))
+            assert ran["script"]["result"] == 33000, ran
+        together = ("const texts = await Promise.all([...Array(10).keys()].map((k) => "
+                    "fetch(`/text?chars=33000&n=${k + 10}`).then((answer) => answer.text())));\n"
+                    + LATER.format(n=20) + "\nreturn texts.map((text) => text.length);")
+        ran = payload(await client.call_tool("interact", {"action": "execute", "script": together}))
+        assert ran["script"]["result"] == [33000] * 10, ran
+        kept = await kept_bodies(client, since, range(21))
+        print(f"execute: {kept} of 21 response bodies kept")
+        assert kept == 21
+
+
+async def test_the_bodies_of_requests_around_execute_cdp_steps_are_kept(browser, site):
+    # CDP steps' attachment is dropped at once (what they switched on must not outlive the call), after the
+    # body reads it holds; a clean one is made for the idle time after, as any action has.
+    async with mcp_client() as client:
+        await navigate(client, site.url("/index.html"))
+        since = payload(await client.call_tool("observe", {"what": "network", "limit": 1}))["cursor"]
+        script = LATER.format(n=31) + "\n" + READ_ONE.format(n=30)
+        ran = payload(await client.call_tool("interact", {
+            "action": "execute", "script": script, "cdp": [{"method": "Page.getLayoutMetrics"}]}))
+        assert ran["script"]["result"] == 33000 and "result" in ran["cdp"][0], ran
+        kept = await kept_bodies(client, since, range(30, 32))
+        print(f"execute with cdp steps: {kept} of 2 response bodies kept")
+        assert kept == 2
