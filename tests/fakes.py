@@ -64,6 +64,8 @@ class FakeBrowser:
         #: method -> (code, message): that method fails so
         self.failures: dict[str, tuple[Code, str]] = {}
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        #: the id of the tab opened last (tab.open)
+        self.last_opened = 0
 
     @property
     def profile_id(self) -> str:
@@ -136,9 +138,16 @@ class FakeBrowser:
 
     def _tab_open(self, params):
         """A new tab (the embedded browser opens one for each session): ``url`` loaded, or about:blank."""
-        tab = {"id": 100 + len(self.tabs), "title": "", "url": params.get("url", "about:blank"), "active": False}
+        # (never the id of a tab closed before)
+        self.last_opened = max(100 + len(self.tabs), self.last_opened + 1)
+        tab = {"id": self.last_opened, "title": "", "url": params.get("url", "about:blank"), "active": False}
         self.tabs.append(tab)
         return {"tab_id": tab["id"], "url": tab["url"], "title": "", "status": None}
+
+    def _tab_close(self, params):
+        tab = self._tab(params["tab_id"])
+        self.tabs.remove(tab)
+        return {"closed": tab["id"], "url": tab["url"], "title": tab["title"]}
 
     def _tab_navigate(self, params):
         tab = self._tab(params["tab_id"])

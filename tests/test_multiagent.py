@@ -5,12 +5,14 @@ it ends. Real MCP clients (each its own `tabsight mcp`, each named) on the share
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import anyio
 import pytest
 from conftest import front_params
 from harness.calls import payload, refusal, script
+from harness.processes import page_renderers, wait_until
 from mcp import Client
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -143,3 +145,49 @@ async def test_one_agents_wedged_tab_does_not_hold_up_anothers_calls(browser, si
             payload(await timed("observe", "observe", {"what": "page"}))
             assert not shot.is_error and shot.content[0].type == "image"
             assert all(seconds < 2 for seconds in took.values()), took
+
+
+async def test_four_agents_that_each_work_in_a_tab_they_opened_hold_four_tabs(browser, site):
+    """Issue 31: an agent that opens a tab of its own and works there holds that tab alone. Two open it first
+    thing (no tab is made for them before), two after a look at the tab they had (made then, blank, and given
+    back). Counted from the browser: its tabs and its pages' renderer processes."""
+
+    def tabs_held() -> dict[int, dict]:
+        (embedded,) = [b for b in browser.call(browser.browsers.list_tabs())["browsers"] if b["embedded"]]
+        return {tab["id"]: tab for tab in embedded["tabs"]}
+
+    tabs_before, renderers_before = set(tabs_held()), page_renderers(browser.browser_pid)
+
+    async def work(client, index: int) -> None:
+        if index % 2:  # a look at the tab it has: its first, made for it then
+            blank = await client.call_tool("screenshot", {})
+            assert not blank.is_error and blank.content[0].type == "image"
+        opened = payload(await client.call_tool(
+            "interact", {"action": "open_tab", "url": site.url(f"/clicks.html?agent={index}")}))
+        assert opened["tracked"]["tab_id"] == opened["tab_id"]
+        assert payload(await client.call_tool("interact", {"action": "click", "selector": "#target"}))[
+            "did"].startswith("click at (")
+        shot = await client.call_tool("screenshot", {})
+        assert not shot.is_error and shot.content[0].type == "image"
+        assert payload(await client.call_tool("observe", {"what": "page"}))["url"].endswith(f"?agent={index}")
+
+    async with contextlib.AsyncExitStack() as stack:
+        agents = [await stack.enter_async_context(agent(f"agent-{index}")) for index in range(4)]
+        async with anyio.create_task_group() as all_four:
+            for index, client in enumerate(agents):
+                all_four.start_soon(work, client, index)
+        held = {tab_id: tab for tab_id, tab in tabs_held().items() if tab_id not in tabs_before}
+        renderers: set[int] = set()
+
+        def settled() -> bool:  # a closed tab's renderer takes a moment to end
+            nonlocal renderers
+            renderers = page_renderers(browser.browser_pid) - renderers_before
+            return len(renderers) <= len(held)
+
+        wait_until(settled, 10)
+        figures = f"{len(held)} tabs, {len(renderers)} renderer processes: {held}"
+        assert sorted(tab["owner"]["client"] for tab in held.values()) == [f"agent-{index}" for index in range(4)], \
+            figures
+        assert all(tab["url"].endswith(f"?agent={tab['owner']['client'][-1]}") for tab in held.values()), figures
+        assert len(renderers) <= 4, figures
+        print(f"four agents hold {figures}")

@@ -133,3 +133,14 @@ def command_line(pid: int) -> list[str]:
         return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
     except OSError:
         return []
+
+
+def page_renderers(browser_pid: int) -> set[int]:
+    """The renderer processes under a browser that draw web pages (an extension's and the browser's own WebUI's
+    excepted). A renderer forked from the zygote names its flags in one string: they are looked for in it."""
+    found = set()
+    for pid in descendants(browser_pid):
+        flags = " ".join(command_line(pid)).split()
+        if "--type=renderer" in flags and not {"--extension-process", "--top-chrome-webui"} & set(flags):
+            found.add(pid)
+    return found

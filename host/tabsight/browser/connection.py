@@ -147,6 +147,10 @@ class BrowserConnection:
         self._before_open: dict[int, TrackedTab] = {}
         #: tabs this session opened (open_tab): (profile, browser run, tab id); close_tab closes them unnamed
         self._opened: set[tuple[str, str, int]] = set()
+        #: the tab tabsight's own browser gave this session when a call first needed one (``tab``), as
+        #: ``_opened`` names it, while nothing has acted on it: given back (closed) when the session moves to another
+        #: tab if it still shows about:blank (``_give_back_first_tab``)
+        self._first_tab: tuple[str, str, int] | None = None
         #: one started ahead of this session's first call and ended with the session unused (see ``aclose``)
         self._unused: embedded.EmbeddedBrowser | None = None
         #: sockets of embedded browsers' hosts, seen while looking for the user's browser
@@ -363,15 +367,17 @@ class BrowserConnection:
         (input) then fails once instead, with the same words, rather than act on a page the agent has not seen.
         """
         client = await self.client()
-        if self._fitting is not None:
-            fitting, self._fitting = self._fitting, None
-            await fitting
+        await self._fitted_viewports()
         if tab_id is not None:
+            if acting:
+                self._used(client, tab_id)
             return client, await self._with_policy(client, tab_id)
         profile, run = client.transport.profile_id, _browser_run(client.transport)
         tracked = self.tracked
         same_run = tracked is not None and tracked.profile_id == profile and tracked.browser_run == run
         if tracked and tracked.chosen and same_run:
+            if acting:
+                self._used(client, tracked.tab_id)
             return client, await self._with_policy(client, tracked.tab_id)
         if client.hello.embedded is not None and self.own_tab:
             # tabsight's own browser has no user to follow: each session works in a tab of its own, one that is
@@ -382,6 +388,8 @@ class BrowserConnection:
                     return await self.tab(acting=acting)
                 headed = self._launched_headed()
                 focused = (await self._open_own_tab(client, None, None, active=headed, window=not headed))["tab_id"]
+                # made because a call needed one (not before): given back if the session moves on unused
+                self._first_tab = None if acting else _run_tab(client.transport, focused)
             now = f"a tab of its own ({focused})"
         else:
             focused = await self._focused_tab(client)
@@ -409,6 +417,47 @@ class BrowserConnection:
             focused = tabs[0]["id"]
         return focused
 
+    async def _fitted_viewports(self) -> None:
+        """Waits for ``_fit_viewports``, if it still runs: a call on a tab waits for it."""
+        if self._fitting is not None:
+            fitting, self._fitting = self._fitting, None
+            await fitting
+
+    def _makes_first_tab(self, client: BrowserClient) -> bool:
+        """Whether the session's next call on the tracked tab would make its first tab (``tab``): tabsight's own
+        browser, and no tab tracked yet."""
+        return self.tracked is None and client.hello.embedded is not None and self.own_tab
+
+    def _used(self, client: BrowserClient, tab_id: int) -> None:
+        """An action (input, a script, emulation) goes to ``tab_id``: if it is the session's first tab, that tab
+        is the session's work from now on, kept when the session moves on."""
+        if self._first_tab == _run_tab(client.transport, tab_id):
+            self._first_tab = None
+
+    async def _give_back_first_tab(self, client: BrowserClient) -> None:
+        """The session has moved to another tab: the first tab tabsight's browser gave it goes (its window, its
+        renderer) if the session never used it: nothing acted on it and it still shows about:blank. Best effort:
+        a tab that cannot be closed is left to the end of the session, which closes it."""
+        first, self._first_tab = self._first_tab, None
+        if first is None or first[:2] != (client.transport.profile_id, _browser_run(client.transport)):
+            return  # none, or in a browser (or a run of it) the session has left
+        if self.tracked is not None and self.tracked.tab_id == first[2]:
+            self._first_tab = first  # still the one worked on
+            return
+        try:
+            tab = next((tab for tab in (await client.tabs())["tabs"] if tab["id"] == first[2]), None)
+            if tab is None or tab.get("url") not in ("about:blank", ""):  # gone, or loading or showing a page
+                return
+            await client.close_tab(first[2])
+        except BrowserError as exc:
+            log.info("the session's first tab %s was not given back: %s", first[2], exc.message)
+            return
+        self._opened.discard(first)
+        self._policies_given.pop((client.transport.path, first[2]), None)
+        for opened, before in list(self._before_open.items()):  # close_tab of a later tab does not go back to it
+            if before.tab_id == first[2] and before.profile_id == first[0] and before.browser_run == first[1]:
+                del self._before_open[opened]
+
     def take_notes(self) -> list[str]:
         """What changed under the session since its last answer (a restart, another browser), once."""
         notes, self.notes = self.notes, []
@@ -431,7 +480,9 @@ class BrowserConnection:
         """Every connected browser with its tabs; marks the tracked one, and says which session owns or holds
         each tab."""
         async with self._every_browser() as links:
-            _client, tracked_id = await self.tab()
+            # listing needs no tab: a session that has none yet in tabsight's browser is not given one for it
+            current = BrowserClient(links[0])
+            tracked_id = None if self._makes_first_tab(current) else (await self.tab())[1]
             browsers = []
             for link in links:
                 client = BrowserClient(link)
@@ -486,18 +537,27 @@ class BrowserConnection:
                     self._adopt(chosen)
             self.tracked = TrackedTab(chosen.profile_id, tab_id, _browser_run(chosen), chosen=True)
             self._last_profile = chosen.profile_id
+            await self._give_back_first_tab(BrowserClient(chosen))
         return {"browser": chosen.hello.host_id, "tab_id": tab_id, "url": tab.get("url"), "title": tab.get("title")}
 
     async def open_tab(self, url: str | None, timeout_ms: int) -> dict[str, Any]:
         """A new background tab beside the tracked one (the user's focus stays where it is; in tabsight's headless
         browser, the tab of a new window), loading ``url`` if given; the session tracks it from now on.
         ``{tab_id, url, title, status}``."""
-        client, opener = await self.tab()
+        client = await self.client()
+        if self._makes_first_tab(client):
+            # no tab yet: none is made just to open this one beside it
+            await self._fitted_viewports()
+            opener = None
+        else:
+            client, opener = await self.tab()
         # in tabsight's headless browser, as the session's first tab: the tab of a window of its own. A background
         # tab there paints no frame, and was seen left unloaded, its navigation aborted (1 open_tab in ~30 on a
         # loaded machine: a 30 s timeout)
         own_window = client.hello.embedded is not None and not self._launched_headed()
-        return await self._open_own_tab(client, opener, url, timeout_ms, window=own_window)
+        opened = await self._open_own_tab(client, opener, url, timeout_ms, window=own_window)
+        await self._give_back_first_tab(client)  # the session works in this one now
+        return opened
 
     def _launched_headed(self) -> bool:
         return (self.mode or browser_mode()) == "headed"
