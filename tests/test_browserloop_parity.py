@@ -830,7 +830,8 @@ async def test_script_in_a_cookie_value_is_a_validation_error_that_never_repeats
     result = await shoot(client, url=bl_site.url("/simple.html", t=marker),
                          cookies=[{"name": "xss_cookie", "value": value, "domain": "localhost"}], **QUICK)
     message = error(result)
-    assert message.startswith(PREFIX + "Invalid cookie 'xss_cookie': the value holds script-like content "
+    assert message.startswith(PREFIX + "Invalid cookie 'xss_cookie', refused as BrowserLoop refuses it: its value holds "
+                              "script-like content "
                               "(a <script> tag)"), message
     assert value not in all_text(result) and "alert" not in all_text(result)
     assert not bl_site.seen("/simple.html", marker)

@@ -102,7 +102,8 @@ def test_cookies_as_a_json_string_and_their_limits():
 )
 def test_a_script_like_cookie_value_is_an_error_naming_the_cookie_and_the_rule_not_the_value(value, rule):
     message = parse_error({"url": "https://example.com", "cookies": [{"name": "xss_cookie", "value": value}]})
-    assert message.startswith(f"Invalid cookie 'xss_cookie': the value holds script-like content ({rule})"), message
+    assert message.startswith(f"Invalid cookie 'xss_cookie', refused as BrowserLoop refuses it: its value holds "
+                              f"script-like content ({rule})"), message
     assert value not in message and "alert" not in message and "evil" not in message
 
 

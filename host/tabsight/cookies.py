@@ -104,8 +104,9 @@ def _cookie(index: int, raw: Any) -> Cookie:
         raise ValueError(f"Invalid {where}: the value holds a control character or ';' (browsers refuse both)")
     script_like = next((rule for pattern, rule in VALUE_RULES if pattern.search(cookie.value)), None)
     if script_like:
-        raise ValueError(f"Invalid {where}: the value holds script-like content ({script_like}), which is refused "
-                         "as BrowserLoop refuses it")
+        # (no ':' right after the cookie's name: redaction takes what follows "cookie 'name':" for its value)
+        raise ValueError(f"Invalid {where}, refused as BrowserLoop refuses it: its value holds script-like content "
+                         f"({script_like})")
     if cookie.domain is not None and (not DOMAIN.fullmatch(cookie.domain) or SUSPICIOUS.search(cookie.domain)):
         raise ValueError(f"Invalid {where}: the domain may hold only letters, digits, dots and dashes")
     if not cookie.path.startswith("/") or SUSPICIOUS.search(cookie.path) or PATH_FORBIDDEN.search(cookie.path):
