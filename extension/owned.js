@@ -218,10 +218,23 @@ async function navigate(tabId, url, { waitForNetworkIdle, timeoutMs }, signal) {
     }
     check();
   });
+  // Where the load got to when the time ran out, in the words `navigate` uses (tabs.js loadState): no
+  // answer yet, answered but still loading (to DOMContentLoaded, or to the load event with
+  // waitForNetworkIdle), or loaded and waiting for the network to be quiet.
+  const loadState = () => {
+    const events = loaderId ? lifecycle.get(loaderId) : undefined;
+    const status = loaderId ? statuses.get(loaderId) : undefined;
+    if (events?.has(goal)) {
+      return `the page has loaded; waiting for ${NETWORK_IDLE_MS} ms without a request (${inFlight.size} in flight)`;
+    }
+    if (status !== undefined) return `the server answered ${status}; the page is still loading`;
+    if (dataFrameId || events?.size) return 'the page is still loading';
+    return 'no answer from the server yet';
+  };
   let timer;
   const timedOut = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new TabsightError(Code.NAVIGATION_TIMEOUT,
-      `Navigation timeout of ${timeoutMs}ms exceeded`)), timeoutMs);
+      `Navigation timeout of ${timeoutMs}ms exceeded (${loadState()})`)), timeoutMs);
   });
   const aborted = new Promise((_, reject) => {
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });

@@ -97,6 +97,24 @@ def test_shot_reports_a_bad_url(tmp_path, short_temp):
     assert list(runtime.iterdir()) == [] and list(short_temp.iterdir()) == []
 
 
+@pytest.mark.parametrize("where", ["missing-folder", "a-file-as-folder", "a-folder"])
+def test_shot_to_a_path_it_cannot_write_is_one_line_naming_the_argument_and_starts_no_browser(tmp_path, where):
+    (tmp_path / "file").write_text("")
+    output = {"missing-folder": tmp_path / "missing" / "dir" / "x.png", "a-file-as-folder": tmp_path / "file" / "x.png",
+              "a-folder": tmp_path}[where]
+    runtime = tmp_path / "rt"
+    runtime.mkdir(mode=0o700)
+    run = subprocess.run(
+        [sys.executable, "-m", "tabsight", "shot", "https://example.com", "-o", str(output)],
+        env=front_env(TABSIGHT_RUNTIME_DIR=str(runtime)), capture_output=True, text=True, timeout=30,
+    )
+    assert run.returncode == 2, run.stderr
+    (line,) = run.stderr.splitlines()
+    assert line.startswith("tabsight shot: error: argument -o/--output: ") and "Traceback" not in run.stderr, line
+    assert str(output.parent if where != "a-folder" else output) in line, line
+    assert list(runtime.iterdir()) == []  # checked before any browser starts
+
+
 def test_extension_version_is_the_package_version():
     assert extension_manifest()["version"] == tabsight.__version__
 

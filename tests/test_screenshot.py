@@ -279,6 +279,45 @@ async def test_timeout_on_a_page_that_never_finishes_loading(browser, site):
     assert {tab["id"] for tab in open_tabs(browser)["tabs"]} == before
 
 
+@pytest.fixture
+def silent_server():
+    """A server that accepts connections and never answers: the URL of it."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                accepted.append(listener.accept()[0])
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}/never"
+    stop.set()
+    thread.join(2)
+    for connection in [*accepted, listener]:
+        connection.close()
+
+
+@pytest.mark.parametrize("case", ["accepts-and-never-answers", "answers-after-3s", "answered-still-loading"])
+async def test_a_navigation_timeout_says_where_the_load_got_to(browser, site, silent_server, case):
+    """As `navigate` does: in brackets after BrowserLoop's words, where the load got to when the time ran out."""
+    url, state = {
+        "accepts-and-never-answers": (silent_server, "no answer from the server yet"),
+        "answers-after-3s": (site.url("/slow?ms=3000"), "no answer from the server yet"),
+        "answered-still-loading": (site.url("/hang.html"), "the server answered 200; the page is still loading"),
+    }[case]
+    async with mcp_client(front_env(TABSIGHT_RETRY_COUNT="0")) as client:
+        message = error(await client.call_tool("screenshot", {"url": url, "timeout": 2000}))
+    assert message.startswith(f"Screenshot capture failed: Navigation timeout of 2000ms exceeded ({state})"), message
+
+
 async def test_errors_in_browserloop_words(browser, site):
     async with mcp_client(front_env(TABSIGHT_RETRY_COUNT="0")) as client:
         cases = [

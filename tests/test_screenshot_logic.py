@@ -88,7 +88,30 @@ def test_cookies_as_a_json_string_and_their_limits():
 
 
 @pytest.mark.parametrize(
-    "value", ['{"theme":"dark","lang":"en"}', "a,b", "two words", 'say "hi"', "back\\slash", "<b>", "données", ""]
+    ("value", "rule"),
+    [
+        ('<script>alert("xss")</script>', "a <script> tag"),
+        ("x</SCRIPT >", "a <script> tag"),
+        ("< script src=//evil>", "a <script> tag"),
+        ("JavaScript:alert(1)", "a javascript: URL"),
+        ("vbscript:msgbox", "a vbscript: URL"),
+        ("data:text/html,<p>", "a data:text/html URL"),
+        ('<img src=x onerror="alert(1)">', "an on...= event handler in a tag"),
+        ("<svg/onload=alert(1)>", "an on...= event handler in a tag"),
+    ],
+)
+def test_a_script_like_cookie_value_is_an_error_naming_the_cookie_and_the_rule_not_the_value(value, rule):
+    message = parse_error({"url": "https://example.com", "cookies": [{"name": "xss_cookie", "value": value}]})
+    assert message.startswith(f"Invalid cookie 'xss_cookie', refused as BrowserLoop refuses it: its value holds "
+                              f"script-like content ({rule})"), message
+    assert value not in message and "alert" not in message and "evil" not in message
+
+
+@pytest.mark.parametrize(
+    "value",
+    ['{"theme":"dark","lang":"en"}', '{"onload":"x","script":"y"}', "option=1&condition=2", "monday=on",
+     '["a","b",{"c":null}]', "a,b", "two words", 'say "hi"', "back\\slash", "<b>", "données", "",
+     "scripts/javascript-guide", "data:image/png;base64"[:10]],
 )
 def test_cookie_values_follow_the_browsers_rule_not_a_stricter_one(value):
     # Chromium refuses only control characters and ';' in a value

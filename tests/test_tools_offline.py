@@ -370,3 +370,17 @@ async def test_a_session_on_the_embedded_browser_moves_to_the_users_browser_when
     assert note.endswith("Now tracking its focused tab (90).")
     await call(session, "observe", {"what": "page"})
     assert len(embedded.methods("page.info")) == 1 and len(users.methods("page.info")) == 2
+
+
+async def test_with_no_browser_and_never_launching_one_the_answer_says_each_step_once():
+    from tabsight.browser.connection import BrowserConnection
+    from tabsight.session.state import Session
+
+    async def discover(session: str, timeout: float = 1.0, skip=frozenset(), client: str = ""):
+        return []
+
+    session = Session(BrowserConnection("unit", mode="never", discover=discover))
+    message = refusal(await call(session, "observe", {"what": "page"}))
+    assert "No browser is connected to tabsight" in message and "tabsight install" in message
+    assert message.count("tabsight doctor") == 1, message
+    assert message.rstrip().endswith("`tabsight doctor` names the missing link."), message

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -21,6 +22,13 @@ def _shot(args: argparse.Namespace) -> int:
     is written it ends at once, and nothing of it is left when the command returns.
     """
     import asyncio
+
+    # checked before the browser starts: a file that cannot be written ends the command in one line, as argparse
+    # ends it for a bad argument, not in a traceback after the capture
+    problem = _output_problem(Path(args.output))
+    if problem:
+        print(f"tabsight shot: error: argument -o/--output: {problem}", file=sys.stderr)
+        return 2
 
     from .browser import embedded
 
@@ -60,7 +68,11 @@ def _shot(args: argparse.Namespace) -> int:
                 output.with_name(f"{output.stem}-{n}{output.suffix}") for n in range(1, len(tiles) + 1)
             ]
             for path, tile in zip(paths, tiles):
-                write_private(path, tile.data)  # a page's picture: the user's alone, as every file of ours
+                try:
+                    write_private(path, tile.data)  # a page's picture: the user's alone, as every file of ours
+                except OSError as exc:  # the folder went away meanwhile, the disk is full...
+                    print(f"tabsight shot: cannot write {path} (-o/--output): {exc.strerror or exc}", file=sys.stderr)
+                    return 1
             print(f"{', '.join(map(str, paths))}: {json.dumps(shot.result, separators=(',', ':'))}")
             return 0
         finally:
@@ -68,6 +80,20 @@ def _shot(args: argparse.Namespace) -> int:
             await browsers.wait_for_end()  # no process stays behind
 
     return asyncio.run(run())
+
+
+def _output_problem(output: Path) -> str | None:
+    """Why the image cannot be written to ``output`` (its folder missing, not a folder, not writable), or None."""
+    if output.is_dir():
+        return f"{output} is a folder; give a file in it (e.g. {output / 'page.png'})"
+    folder = output.parent
+    if not folder.exists():
+        return f"the folder {folder} does not exist"
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is not writable"
+    return None
 
 
 def _ci_result(args: argparse.Namespace) -> int:

@@ -4,7 +4,12 @@ Cookie values are secrets: no message, log line or result here ever quotes
 one. Names, domains and paths are checked as BrowserLoop checks them (no
 script-like content); values by the rule the browser itself applies
 (Chromium's ``ParsedCookie::IsValidCookieValue``: no control characters and
-no ``;``), so ``prefs={"theme":"dark","lang":"en"}`` is a value like any other.
+no ``;``), so ``prefs={"theme":"dark","lang":"en"}`` is a value like any other,
+and on top of it by the script-like rules (``VALUE_RULES``), which BrowserLoop
+answers with a validation error: a ``<script>`` tag, a ``javascript:`` URL...
+The value rules are narrower than the name rules (an ``on...=`` counts only
+inside a tag), as a legal value such as ``option=1&condition=2`` holds what a
+name may not.
 
 A cookie whose domain is not the URL's host (or a parent of it) is dropped,
 not refused, as BrowserLoop drops it: a list exported from a browser holds
@@ -39,6 +44,14 @@ VALUE_FORBIDDEN = re.compile(r"[;\x00-\x1f\x7f]")
 PATH_FORBIDDEN = re.compile(r'[;,\s"\\\x00-\x1f\x7f]')
 #: content that has no business in a name, domain or path and is how injection attempts look
 SUSPICIOUS = re.compile(r"<\s*/?\s*script|javascript:|vbscript:|data:text/html|on\w+\s*=", re.IGNORECASE)
+#: script-like content a value may not hold either, each with the rule an error names (never the value)
+VALUE_RULES = (
+    (re.compile(r"<\s*/?\s*script", re.IGNORECASE), "a <script> tag"),
+    (re.compile(r"javascript\s*:", re.IGNORECASE), "a javascript: URL"),
+    (re.compile(r"vbscript\s*:", re.IGNORECASE), "a vbscript: URL"),
+    (re.compile(r"data:\s*text/html", re.IGNORECASE), "a data:text/html URL"),
+    (re.compile(r"<[^>]*[\s/\"']on[a-z]+\s*=", re.IGNORECASE), "an on...= event handler in a tag"),
+)
 MAX_VALUE_BYTES = 4096
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
 #: the variables that hold default cookies, the first set one wins
@@ -89,6 +102,11 @@ def _cookie(index: int, raw: Any) -> Cookie:
         raise ValueError(f"Invalid {where}: the value is over {MAX_VALUE_BYTES} bytes")
     if VALUE_FORBIDDEN.search(cookie.value):
         raise ValueError(f"Invalid {where}: the value holds a control character or ';' (browsers refuse both)")
+    script_like = next((rule for pattern, rule in VALUE_RULES if pattern.search(cookie.value)), None)
+    if script_like:
+        # (no ':' right after the cookie's name: redaction takes what follows "cookie 'name':" for its value)
+        raise ValueError(f"Invalid {where}, refused as BrowserLoop refuses it: its value holds script-like content "
+                         f"({script_like})")
     if cookie.domain is not None and (not DOMAIN.fullmatch(cookie.domain) or SUSPICIOUS.search(cookie.domain)):
         raise ValueError(f"Invalid {where}: the domain may hold only letters, digits, dots and dashes")
     if not cookie.path.startswith("/") or SUSPICIOUS.search(cookie.path) or PATH_FORBIDDEN.search(cookie.path):

@@ -64,8 +64,8 @@ def connect_steps() -> str:
         "No browser is connected to tabsight. To connect yours: 1) run `tabsight install`; "
         "2) open chrome://extensions, turn on Developer mode, click 'Load unpacked' and choose "
         f"{extension_dir()}; 3) keep that browser open. Or unset TABSIGHT_BROWSER (or set it to auto) "
-        "to let tabsight start its own headless Chromium. `tabsight doctor` shows which link is missing."
-    )
+        "to let tabsight start its own headless Chromium."
+    )  # the error's hint adds that `tabsight doctor` names the missing link
 
 
 def check_versions(link: HostLink) -> None:
