@@ -7,14 +7,16 @@
 // - telemetry-page.js (main world: console, exceptions, rejections) over a
 //   private MessagePort. manifest.json runs that script first; this one then
 //   hands it port2 of a fresh MessageChannel in one synchronous MessageEvent on
-//   `document`, before any page script has run, and keeps port1 to itself. It
-//   listens to no DOM event a page could dispatch. Even so, what arrives there
+//   `document`, before any page script has run, and keeps port1 to itself. Of
+//   the DOM events it listens to, it acts only on trusted ones (isTrusted). Even so, what arrives there
 //   is only taken for what a page may say about itself: console, exception or
 //   rejection reports of this frame, their fields retyped and capped, the URL
 //   set here; never network, vitals, drops or a tab's closing.
 // - Web Vitals, measured here: this world's PerformanceObserver and entry
 //   getters are not the page's, so a page can neither replace them nor feed
 //   them made-up entries.
+// - Security violations the browser reports (this world's ReportingObserver)
+//   and the user's frustration (trusted clicks, keys and submissions), below.
 
 (() => {
   'use strict';
@@ -288,7 +290,7 @@
   // what the user saw change: content, not the attributes a press or hover restyles
   new MutationObserver(() => { changedAt = performance.now(); })
     .observe(document, { childList: true, characterData: true, subtree: true });
-  addEventListener('scroll', () => { changedAt = performance.now(); }, { capture: true, passive: true });
+  addEventListener('scroll', (event) => { if (event.isTrusted) changedAt = performance.now(); }, { capture: true, passive: true });
 
   // ---- to the service worker ----
 
