@@ -230,7 +230,9 @@
     else if (typeof element.className === 'string' && element.className.trim()) {
       name += `.${element.className.trim().split(/\s+/).slice(0, 2).join('.')}`;
     }
-    const label = (element.getAttribute('aria-label') || element.innerText || element.value || '').trim().replace(/\s+/g, ' ');
+    // a form by its own name (its text is every field's and button's)
+    const own = element instanceof HTMLFormElement ? element.getAttribute('name') : element.innerText || element.value;
+    const label = (element.getAttribute('aria-label') || own || '').trim().replace(/\s+/g, ' ');
     return label ? `${name} "${label.slice(0, 60)}"` : name;
   }
 

@@ -53,8 +53,8 @@ async def test_a_csp_violation_the_browser_reports_is_a_security_alert(browser, 
         await navigate(client, site.url("/csp-violation.html"))
         (alert, *_) = await wait_for(heard, "security")
         assert alert["level"] == "error" and alert["severity"] == "error", alert
-        assert alert["title"] == ("Content-Security-Policy blocked img-src: "
-                                  "http://blocked.invalid/pixel.png?token=[REDACTED]"), alert
+        # (Chrome reports the blocked URL whole, or its origin where the spec strips it: redacted either way)
+        assert alert["title"].startswith("Content-Security-Policy blocked img-src: http://blocked.invalid"), alert
         assert "SECRET123" not in repr(heard.received)
         # kept with the tab's logs as a warning, redacted
         logs = payload(await client.call_tool("observe", {"what": "logs"}))["items"]
