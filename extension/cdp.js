@@ -18,6 +18,7 @@
 //   called configure({action:'debugger'}) (allowAgain): the user's no is
 //   an answer, not a glitch to retry.
 
+import { noteOwnInput } from './own-input.js';
 import { Code, TabsightError } from './errors.js';
 import { HEADLESS } from './identity.js';
 
@@ -174,6 +175,7 @@ export function send(tabId, method, params = {}, signal = undefined) {
     }
     throw err;
   });
+  if (method.startsWith('Input.')) noteOwnInput(tabId, command);
   if (!signal) return command;
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);

@@ -13,22 +13,37 @@
 
 import { sendEvent } from './native.js';
 import { startNetwork } from './network.js';
+import { forgetOwnInput, ownInputWithin } from './own-input.js';
+
+// How long before a user-frustration report's first event tabsight's own input
+// still disqualifies it (its events may reach the page a little after the command answers).
+const OWN_INPUT_MARGIN_MS = 1000;
 
 // What a frame may report about itself.
-const PAGE_REPORTS = new Set(['console', 'exception', 'rejection', 'vitals', 'dropped']);
+const PAGE_REPORTS = new Set(['console', 'exception', 'rejection', 'vitals', 'dropped', 'security', 'frustration']);
 
 export function startTelemetry() {
   chrome.runtime.onMessage.addListener((message, sender) => {
     if (sender.id !== chrome.runtime.id || !sender.tab || message?.kind !== 'telemetry') return;
     if (!Array.isArray(message.events)) return;
-    const events = message.events.slice(0, 200).filter((report) => PAGE_REPORTS.has(report?.type));
+    const tabId = sender.tab.id;
+    const events = message.events.slice(0, 200).filter((report) => PAGE_REPORTS.has(report?.type)
+      && !(report.type === 'frustration' && byTabsight(tabId, report)));
     if (events.length === 0) return;
-    sendEvent('telemetry', { tab_id: sender.tab.id, frame_id: sender.frameId, origin: 'page', events });
+    sendEvent('telemetry', { tab_id: tabId, frame_id: sender.frameId, origin: 'page', events });
   });
 
   startNetwork();
 
   chrome.tabs.onRemoved.addListener((tabId) => {
+    forgetOwnInput(tabId);
     sendEvent('telemetry', { tab_id: tabId, origin: 'browser', events: [{ type: 'tab_closed' }] });
   });
+}
+
+// A frustration report whose clicks or submissions may include tabsight's own
+// input (trusted events too): during its span, or just before, tabsight gave the tab input.
+function byTabsight(tabId, report) {
+  const span = Number.isFinite(report.span_ms) ? Math.min(Math.max(report.span_ms, 0), 600_000) : 600_000;
+  return ownInputWithin(tabId, span + OWN_INPUT_MARGIN_MS);
 }

@@ -230,3 +230,39 @@ def test_a_front_that_stopped_reading_gets_no_more_alerts(tmp_path):
     host._broadcast_alert(Alert("errors", "error", "Console error: x"))
     assert len(reading.channel.posted) == 1 and reading.alerts_dropped == 0
     assert stuck.channel.posted == [] and stuck.alerts_dropped == 1
+
+
+def test_a_security_violation_is_kept_and_alerted_once_per_page_directive_and_resource():
+    t, alerts = telemetry()
+    csp = {"type": "security", "kind": "csp", "url": "https://a.b/app?token=s3cret", "directive": "script-src-elem",
+           "blocked": "https://evil.example/x.js?key=abc", "disposition": "enforce",
+           "source": {"url": "https://a.b/app", "line": 3, "column": 1}}
+    t.receive({"tab_id": 1, "events": [csp, csp]})
+    t.ingest(1, {**csp, "disposition": "report", "blocked": "https://cdn.example/y.js"})
+    t.ingest(1, {"type": "security", "kind": "permissions_policy", "url": "https://a.b/", "directive": "camera",
+                 "text": "Permissions policy violation: camera is not allowed in this document."})
+    assert [(a.category, a.severity) for a in alerts] == [("security", "error"), ("security", "warning"),
+                                                          ("security", "error")]
+    assert alerts[0].title == "Content-Security-Policy blocked script-src-elem: https://evil.example/x.js?key=[REDACTED]"
+    assert "would block (report-only)" in alerts[1].title
+    assert alerts[2].title.startswith("Permissions-Policy blocked camera")
+    assert "s3cret" not in repr([a.wire() for a in alerts])
+    logs = t.query("logs", 1, None, 0, 20)["items"]
+    assert [item["kind"] for item in logs] == ["security"] * 4 and logs[0]["level"] == "warn"
+    assert t.query("errors", 1, None, 0, 20)["items"] == []  # a warning, not a page error
+
+
+def test_user_frustration_alerts_and_a_browser_origin_cannot_send_page_reports():
+    t, alerts = telemetry()
+    t.ingest(2, {"type": "frustration", "kind": "rage_click", "times": 4, "span_ms": 1400,
+                 "target": 'button#save "Save"', "url": "https://a.b/form"})
+    t.ingest(2, {"type": "frustration", "kind": "repeated_submit", "times": 3, "span_ms": 5200,
+                 "target": "form#login", "url": "https://a.b/login"})
+    t.ingest(2, {"type": "frustration", "kind": "something_else", "url": "https://a.b/"})
+    assert [(a.category, a.severity, a.source) for a in alerts] == [("user_frustration", "warning", "user")] * 2
+    assert alerts[0].title == 'Rage click: 4 clicks in 1.4 s on button#save "Save"'
+    assert alerts[1].title == "Form submitted 3 times in 5.2 s: form#login"
+    # only a frame's content scripts (origin page) report these; nothing claiming the worker's origin does
+    t.receive({"tab_id": 2, "origin": "browser", "events": [{"type": "security", "kind": "csp", "directive": "x"},
+                                                           {"type": "frustration", "kind": "rage_click", "times": 3}]})
+    assert len(alerts) == 2

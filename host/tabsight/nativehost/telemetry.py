@@ -69,8 +69,12 @@ BASELINE_SAMPLES = 5
 #: a value above, negative or not finite is dropped
 VITAL_LIMITS = {"lcp": 600_000, "fcp": 600_000, "inp": 600_000, "ttfb": 600_000, "cls": 100}
 
+#: what a security report is about, as alert titles name it
+SECURITY_KINDS = {"csp": "Content-Security-Policy", "permissions_policy": "Permissions-Policy",
+                  "integrity": "Subresource integrity"}
+
 #: which reports each origin may send (see the module's docstring)
-PAGE_TYPES = frozenset({"console", "exception", "rejection", "vitals", "dropped"})
+PAGE_TYPES = frozenset({"console", "exception", "rejection", "vitals", "dropped", "security", "frustration"})
 BROWSER_TYPES = frozenset({"network", "tab_closed"})
 #: a request cancelled by a navigation or by the page is not a failure
 NOT_A_FAILURE = frozenset({"net::ERR_ABORTED"})
@@ -117,7 +121,8 @@ class Report(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    type: Literal["console", "exception", "rejection", "network", "vitals", "dropped", "tab_closed"]
+    type: Literal["console", "exception", "rejection", "network", "vitals", "dropped", "tab_closed", "security",
+                  "frustration"]
     url: str = Field(default="", max_length=8192)
     level: Literal["error", "warn", "info", "log", "debug"] = "error"
     text: str = ""
@@ -137,6 +142,16 @@ class Report(BaseModel):
     navigation: str = Field(default="", max_length=100)
     values: dict[str, float] = Field(default={}, max_length=20)
     count: int = Field(default=0, ge=0, le=10**9)
+    #: security: csp / permissions_policy / integrity; frustration: rage_click / repeated_submit
+    kind: str = Field(default="", max_length=40)
+    #: security: the violated directive or feature, the blocked URL, enforce or report
+    directive: str = Field(default="", max_length=100)
+    blocked: str = Field(default="", max_length=8192)
+    disposition: str = Field(default="", max_length=20)
+    #: frustration: the element the user clicked or the form, how many times, over how long
+    target: str = Field(default="", max_length=300)
+    times: int = Field(default=0, ge=0, le=10_000)
+    span_ms: float = Field(default=0, ge=0, le=600_000)
 
 
 @dataclass
@@ -266,6 +281,10 @@ class Telemetry:
             while len(buffers.vitals) > VITALS_BUFFER:
                 buffers.vitals.popitem(last=False)
             self._vitals_alerts(record)
+        elif report.type == "security":
+            self._security(record, report, buffers)
+        elif report.type == "frustration":
+            self._frustration(record, report)
 
     def _buffers(self, tab_id: int) -> TabBuffers:
         buffers = self.tabs.get(tab_id)
@@ -346,6 +365,47 @@ class Telemetry:
                           f"vs a baseline of {_metric(metric, baseline)}", f"median of the last {len(past)} loads",
                           record["url"], record["tab_id"], source="detector")
                 )
+
+    def _security(self, record: dict[str, Any], report: Report, buffers: TabBuffers) -> None:
+        """A violation the browser reported (the Reporting API, in the extension's isolated world): kept in the
+        tab's logs as a warning and alerted once per page, directive and blocked resource."""
+        kind = report.kind if report.kind in SECURITY_KINDS else "csp"
+        enforced = report.disposition != "report"
+        record.update(kind="security", level="warn", violation=kind, directive=report.directive,
+                      disposition="enforce" if enforced else "report")
+        if report.blocked:
+            record["blocked"] = redact.url(report.blocked)
+        if report.text:
+            record["text"] = redact.text(report.text[:MAX_TEXT])
+        if report.source and report.source.url:
+            record["source"] = _location(report.source)
+        buffers.logs.append(record)
+        blocked = record.get("blocked", "")  # whole: whose resource it was matters
+        what = SECURITY_KINDS[kind]
+        verb = "blocked" if enforced else "would block (report-only)"
+        title = f"{what} {verb} {report.directive or 'a resource'}" + (f": {blocked[:160]}" if blocked else "")
+        if not self._once(_page(record["url"]), f"{kind}:{report.directive}:{blocked}", "security"):
+            return
+        detail = "; ".join(part for part in (record.get("text", ""), record.get("source", "")) if part)
+        self.on_alert(Alert("security", "error" if enforced else "warning", title, detail, record["url"],
+                            record["tab_id"]))
+
+    def _frustration(self, record: dict[str, Any], report: Report) -> None:
+        """The user's own input that got nowhere, as the extension saw it: trusted events only, none while
+        tabsight was giving the tab input of its own (the service worker drops those)."""
+        target = redact.text(report.target[:120]) or "the page"
+        seconds = f"{report.span_ms / 1000:.1f} s"
+        if report.kind == "repeated_submit":
+            title = f"Form submitted {report.times} times in {seconds}: {target}"
+            detail = "the user sent the same form again and again and the page stayed"
+        elif report.kind == "rage_click":
+            title = f"Rage click: {report.times} clicks in {seconds} on {target}"
+            detail = "the user clicked one spot again and again and the page did not change"
+        else:
+            self.dropped += 1
+            return
+        self.on_alert(Alert("user_frustration", "warning", title, detail, record["url"], record["tab_id"],
+                            source="user"))
 
     def _finish_page_loads(self, buffers: TabBuffers) -> None:
         """A new page load began in this tab: the earlier ones' last values join their URL's baseline."""
