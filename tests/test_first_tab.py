@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fakes import FakeBrowser, fake_session
+from harness.calls import payload
 
 from tabsight.tools.dispatch import call
 
@@ -28,8 +29,8 @@ async def ok(session, tool: str, arguments: dict):
 async def test_a_session_that_opens_a_tab_first_is_given_no_other():
     browser = embedded_browser()
     session = fake_session(browser)
-    await ok(session, "observe", {"what": "tabs"})  # listing needs no tab of its own
-    assert browser.methods("tab.open") == []
+    listing = payload(await ok(session, "observe", {"what": "tabs"}))  # listing needs no tab of its own
+    assert browser.methods("tab.open") == [] and listing["tracked"].startswith("none yet: the first call that needs")
     await ok(session, "interact", {"action": "open_tab", "url": "http://127.0.0.1/work"})
     (opened,) = browser.methods("tab.open")
     assert opened["url"] == "http://127.0.0.1/work" and opened["window"] is True and "opener_tab_id" not in opened

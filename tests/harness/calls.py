@@ -92,8 +92,12 @@ async def script(client, source: str):
 
 
 async def tracked_tab(client) -> int:
-    """The id of the tab the client's session works on (on the embedded browser, a tab of its own)."""
+    """The id of the tab the client's session works on (on the embedded browser, a tab of its own, made by the
+    first call that needs one: a screenshot is such a call, observe tabs is not)."""
     listing = payload(await client.call_tool("observe", {"what": "tabs"}))
+    if "tracked" in listing:  # none yet
+        assert not (await client.call_tool("screenshot", {})).is_error
+        listing = payload(await client.call_tool("observe", {"what": "tabs"}))
     (tab_id,) = [tab["id"] for browser in listing["browsers"] for tab in browser["tabs"] if tab.get("tracked")]
     return tab_id
 

@@ -508,6 +508,10 @@ class BrowserConnection:
                         ],
                     }
                 )
+        if tracked_id is None:  # an agent looking for its tab is told where it will come from
+            return {"browsers": browsers, "tracked": "none yet: the first call that needs a tab (observe page, "
+                    "screenshot, interact) opens one of this session's own; interact open_tab or configure track "
+                    "choose another"}
         return {"browsers": browsers}
 
     async def track_tab(self, tab_id: int, browser: str | None = None) -> dict[str, Any]:
