@@ -47,8 +47,10 @@ NEVER_FOUND = {"Display none", "Invisible", "Transparent", "Zero", "Inert", "Bel
 
 def result_parts(result) -> tuple[Image.Image, dict]:
     assert not result.is_error, result.content[0].text
-    block, data = result.content
+    block, data, *rest = result.content
     assert block.type == "image" and block.mime_type == "image/jpeg"
+    # an alert may ride along (a slow interaction on a loaded machine is a performance alert): nothing else
+    assert all(part.type == "text" and "_alerts" in part.text for part in rest), rest
     return Image.open(io.BytesIO(base64.b64decode(block.data))), json.loads(region(data.text))
 
 
