@@ -10,7 +10,8 @@ from ...errors import BrowserError, Code, ToolError
 from ...session.state import Label, Session
 from ..observe import lean
 from ..response import Response
-from .params import InteractParams
+from ..modes import given
+from .params import DESTINATION, TARGET, InteractParams
 
 
 class Named(NamedTuple):
@@ -108,11 +109,9 @@ def stale(label: Label, why: str, by_selector: bool = False) -> str:
 
 async def act_on_target(session: Session, params: InteractParams, response: Response, to: Named | None = None) -> None:
     """The handler of an input action on the target (click, hover, scroll, type, select, press; drag ``to`` its
-    destination): the extension does it (extension/act.js), with every input field of the call."""
-    result = await on_element(
-        session, params.action, target(params), params.tab_id, to=to,
-        text=params.text, value=params.value, key=params.key, clear=params.clear, submit=params.submit,
-        delta_x=params.delta_x, delta_y=params.delta_y,
-        button=params.button, click_count=params.click_count, modifiers=params.modifiers,
-    )
+    destination): the extension's handler of the action does it (extension/act.js), given the call's other
+    arguments as they came (the row's check has let through only those the action takes)."""
+    ends = {*TARGET.fields, *DESTINATION.fields, "action", "tab_id"}
+    inputs = {name: getattr(params, name) for name in given(params) if name not in ends}
+    result = await on_element(session, params.action, target(params), params.tab_id, to=to, **inputs)
     response.result = {"action": params.action, **result}
