@@ -222,11 +222,11 @@ async def test_page_text_is_masked_cut_to_its_budget_and_says_what_it_left_out()
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"what": "tabs", "page_text": 100}, "page_text is the text of a page: it needs what 'page' (what is 'tabs')"),
+        ({"what": "tabs", "page_text": 100}, "'page_text' is for what 'page' only, not 'tabs'; what 'tabs' takes no other argument"),
         ({"what": "page", "annotation_format": "compact"},
-         "annotation_format shapes an annotated screenshot: it needs what 'page' and annotate_screenshot true"),
+         "'annotation_format' needs 'annotate_screenshot' (what 'page'): set 'annotate_screenshot' to true"),
         ({"what": "page", "max_width": 640},
-         "max_width shapes an annotated screenshot: it needs what 'page' and annotate_screenshot true"),
+         "'max_width' needs 'annotate_screenshot' (what 'page'): set 'annotate_screenshot' to true"),
         ({"what": "page", "annotate_screenshot": True, "annotation_format": "yaml"},
          "'annotation_format' is 'yaml'; allowed values: 'json' or 'compact'"),
         ({"what": "page", "page_text": 20_000},

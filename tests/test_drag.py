@@ -63,7 +63,7 @@ async def test_a_drag_by_labels_from_an_annotated_screenshot(drag_page):
 async def test_drag_arguments_are_checked(drag_page):
     for arguments, words in (
         ({"action": "drag", "selector": "#apple"},
-         "action 'drag' needs one destination: to_label, to_selector, or to_x and to_y"),
+         "action 'drag' needs a destination: to_label, to_selector, or to_x and to_y"),
         ({"action": "drag", "selector": "#apple", "to_selector": "#zone", "to_x": 5, "to_y": 5},
          "not to_selector and to_x/to_y"),
         ({"action": "drag", "to_selector": "#zone"}, "action 'drag' needs a target"),

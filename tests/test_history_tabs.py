@@ -108,7 +108,7 @@ async def test_history_and_tab_arguments_are_checked(browser):
         for arguments, words in (
             ({"action": "back", "selector": "#x"}, "action 'back' takes no target (selector)"),
             ({"action": "reload", "timeout": 500}, "'timeout' is 500; allowed range for reload: 1000 to 120000"),
-            ({"action": "open_tab", "tab_id": 3}, "action 'open_tab' takes no tab_id"),
+            ({"action": "open_tab", "tab_id": 3}, "action 'open_tab' takes no 'tab_id'; action 'open_tab' takes url, timeout"),
             ({"action": "open_tab", "url": "chrome://settings"}, "allowed: an absolute http, https, file"),
             ({"action": "close_tab", "tab_id": 987654}, "No tab with id 987654"),
         ):

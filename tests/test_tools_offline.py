@@ -29,7 +29,7 @@ async def handle(session, tool: str, arguments: dict) -> Response:
     definition = TOOLS[tool]
     params = definition.parse(arguments)
     response = Response(tool, what=getattr(params, "what", None))
-    await definition.handler(session, params, response)
+    await definition.handle(session, params, response)
     return response
 
 

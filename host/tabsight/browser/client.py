@@ -298,31 +298,21 @@ class BrowserClient:
 
     async def act(
         self, tab_id: int, action: str, target: End, *, to: End | None = None, document: str | None = None,
-        viewport: dict[str, int] | None = None,
-        text: str | None = None, value: str | None = None, key: str | None = None, clear: bool = False,
-        submit: bool = False, delta_x: int = 0, delta_y: int = 0, button: str = "left", click_count: int = 1,
-        modifiers: list[str] | None = None, files: list[str] | None = None,
+        viewport: dict[str, int] | None = None, **inputs: Any,
     ) -> dict[str, Any]:
-        """An input action on ``target`` (see ``End``), a drag from it ``to`` another end, or ``files`` (absolute
-        paths, already allowed: ``tabsight.uploads``) uploaded there: what it did and what changed. A label whose
-        element is gone, replaced or changed is refused (stale_label); ``document``: the document the labels are of.
-        ``viewport``: the size the viewport had in the screenshot the points came from; another size now is refused
-        (viewport_changed)."""
-        request: dict[str, Any] = {
-            "tab_id": tab_id, "action": action, **target.wire(),
-            "clear": clear, "submit": submit, "delta_x": delta_x, "delta_y": delta_y,
-        }
+        """An input action on ``target`` (see ``End``), or a drag from it ``to`` another end: what it did and what
+        changed. ``inputs``: the action's own arguments (text, key, button, ``files`` as absolute paths already
+        allowed by ``tabsight.uploads``...), sent as they are; the extension's handler of the action reads them. A
+        label whose element is gone, replaced or changed is refused (stale_label); ``document``: the document the
+        labels are of. ``viewport``: the size the viewport had in the screenshot the points came from; another
+        size now is refused (viewport_changed)."""
+        request: dict[str, Any] = {"tab_id": tab_id, "action": action, **target.wire(), **inputs}
         if to is not None:
             request["to"] = to.wire()
-        if button != "left" or click_count != 1 or modifiers:  # a plain click's request stays as it was
-            request.update(button=button, click_count=click_count, modifiers=modifiers or [])
-        if files is not None:
-            request["files"] = files
         if document is not None:
             request["document"] = document
         if viewport is not None:
             request["viewport"] = viewport
-        request.update({name: v for name, v in (("text", text), ("value", value), ("key", key)) if v is not None})
         return await self._ask(Method.ELEMENT_ACT, request, ACT)
 
     async def wait_for(self, tab_id: int, selector: str | None, text: str | None, timeout_ms: int) -> dict[str, Any]:

@@ -1,6 +1,8 @@
-"""What a tool is: a pydantic model (validator, JSON schema and docs in one) and a handler.
+"""What a tool is: a pydantic model (validator, JSON schema and docs in one) and a handler, or a handler per mode.
 
-Each tool module defines ``TOOL = Tool(name, description, Params, handler)``.
+Each tool module defines ``TOOL = Tool(name, description, Params, handler)``, or, for a tool whose discriminator
+field (``action``, ``what``, ``type``) chooses among modes, ``Tool(..., modes=(Mode(...), ...))``: the rows of
+``tabsight.tools.modes``, from which its validation, dispatch, schema descriptions and docs are derived.
 A handler is ``async (session, params, response) -> None``: it reads and
 changes the session, asks the browser, and adds what it found to the
 ``Response`` (``tabsight.tools.response``), which alone lays out the MCP
@@ -10,37 +12,44 @@ anything the caller should read as an error.
 
 from __future__ import annotations
 
+import copy
 import functools
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from .. import pagecontent
 from ..errors import ToolError
-from ..session.state import Session
-from .response import Response
+from .modes import Group, Handler, Mode, check, describe
 
 if TYPE_CHECKING:
     import mcp_types as types
+
+    from ..session.state import Session
+    from .response import Response
 
 
 class Params(BaseModel):
     """Base of every tool's parameters: unknown arguments are an error, not ignored."""
 
     model_config = ConfigDict(extra="forbid")
+    #: fields that name one thing in several ways (an interact target: label, selector, or x and y)
+    groups: ClassVar[tuple[Group, ...]] = ()
 
 
-Handler = Callable[[Session, Any, Response], Awaitable[None]]
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Tool:
     name: str
+    #: "{modes}" in it becomes the modes' names
     description: str
     params: type[Params]
-    handler: Handler
+    #: a tool without modes: its one handler
+    handler: Handler | None = None
+    #: a tool with modes: one row each, chosen by the field ``discriminator`` names
+    modes: tuple[Mode, ...] = ()
+    discriminator: str = "action"
+    #: for a tool without modes; with modes, a tool is read-only when none of them acts on the page
     read_only: bool = False
     #: what every error message of this tool starts with (BrowserLoop's
     #: wording for screenshot); others say "Invalid arguments: " for bad input
@@ -48,21 +57,66 @@ class Tool:
     #: whether its answers may quote a page: they are then page-content regions, and its description says so
     quotes_pages: bool = True
 
+    def __post_init__(self) -> None:
+        if self.modes:  # the discriminator's allowed values are the modes' names, listed nowhere else
+            names = tuple(mode.name for mode in self.modes)
+            chosen = (Literal[names], Field(description=""))  # type: ignore[valid-type]
+            model = create_model(self.params.__name__, __base__=self.params, **{self.discriminator: chosen})
+            object.__setattr__(self, "params", model)
+
+    @property
+    def by_mode(self) -> dict[str, Mode]:
+        return {mode.name: mode for mode in self.modes}
+
+    @property
+    def text(self) -> str:
+        """Its description, as a client lists it."""
+        text = self.description.replace("{modes}", ", ".join(self.by_mode))
+        return f"{text} {pagecontent.CONVENTION}" if self.quotes_pages else text
+
+    @property
+    def is_read_only(self) -> bool:
+        return not any(mode.acts for mode in self.modes) if self.modes else self.read_only
+
     def definition(self) -> types.Tool:
         import mcp_types as types  # here: `tabsight shot` runs tools without the MCP SDK
 
         return types.Tool(
             name=self.name,
-            description=f"{self.description} {pagecontent.CONVENTION}" if self.quotes_pages else self.description,
-            input_schema=schema(self.params),
-            annotations=types.ToolAnnotations(read_only_hint=self.read_only, open_world_hint=True),
+            description=self.text,
+            input_schema=self.schema(),
+            annotations=types.ToolAnnotations(read_only_hint=self.is_read_only, open_world_hint=True),
         )
+
+    def schema(self) -> dict[str, Any]:
+        return _schema_of(self)
 
     def parse(self, arguments: dict[str, Any] | None) -> Params:
         try:
-            return self.params.model_validate(arguments or {})
+            params = self.params.model_validate(arguments or {})
+            if self.modes:
+                check(params, self.by_mode, self.discriminator, self.params.groups)
+            return params
         except ValidationError as exc:
             raise ToolError(("" if self.error_prefix else "Invalid arguments: ") + explain(exc, self.params)) from None
+        except ValueError as exc:
+            raise ToolError(("" if self.error_prefix else "Invalid arguments: ") + str(exc)) from None
+
+    async def handle(self, session: Session, params: Params, response: Response) -> None:
+        """The call, by the handler of its mode (or the tool's one handler)."""
+        handler = self.by_mode[getattr(params, self.discriminator)].handler if self.modes else self.handler
+        assert handler is not None, f"tool {self.name} has neither a handler nor modes"
+        await handler(session, params, response)
+
+
+@functools.cache
+def _schema_of(tool: Tool) -> dict[str, Any]:
+    """A tool's JSON schema, its descriptions written from its modes where it has them."""
+    if not tool.modes:
+        return schema(tool.params)
+    written = copy.deepcopy(schema(tool.params))
+    describe(written, tool.by_mode, tool.discriminator, tool.params.groups)
+    return written
 
 
 @functools.cache

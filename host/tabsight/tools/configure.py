@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from .. import bounded
 from ..session.autoshot import CaptureSettings
 from ..session.state import Session
 from ..session.streaming import EventFilter, StreamConfig
 from .base import Params, Tool
+from .modes import Mode, OneOf
 from .emulation import EmulationParams, emulate
 from .response import Response
 
@@ -26,118 +27,60 @@ class CaptureSettingsParams(Params):
 
 
 class ConfigureParams(Params):
-    action: Literal[
-        "track", "capture", "streaming", "dialogs", "answers", "debugger", "emulate", "tabs", "take_over", "release",
-    ] = Field(
-        description="track: choose the tab (and browser) this session works on. capture: screenshots that come "
-        "by themselves (settings.screenshot_mode). streaming: push alerts to this session as they happen (MCP "
-        "notifications), within a throttle; the answer says whether they reach this client. dialogs: how "
-        "alert/confirm/prompt dialogs on the tabs this session acts on are answered (dialog_policy). answers: how much text one answer may carry (max_answer_chars). debugger: after the user clicked Cancel "
-        "on the browser's debugging bar (calls then fail with debugger_canceled), and only once they agreed, lets "
-        "tabsight attach again. emulate: a device's viewport, a colour scheme, a slow or no network on a tab "
-        "(emulation), until reset, the tab closes or the last MCP session ends; observe({what:'page'}) shows it. "
-        "tabs: how this session shares the browser (on_busy, on_end). take_over: make another session's tab "
-        "(tab_id) this session's, to act on it (its owner is told; only when you must). release: hand a tab this "
-        "session opened (tab_id) back, for any session to act on."
-    )
-    settings: CaptureSettingsParams | None = Field(default=None, description="capture: the settings.")
-    tab_id: int | None = Field(
-        default=None,
-        description="track: the tab, as listed by observe({what:'tabs'}). emulate: the tab (default: the tracked "
-        "one); a tab of the user's own browser needs it, with emulation.on_user_tab. take_over, release: the tab.",
-    )
-    browser: str | None = Field(
-        default=None,
-        description="track: the browser's id from observe({what:'tabs'}); needed only when several browsers are "
-        "connected and the tab id is ambiguous.",
-    )
-    streaming_action: Literal["enable", "disable", "status"] | None = Field(
-        default=None, description="streaming: enable (with the settings below), disable (clears pending), status."
-    )
-    events: list[EventFilter] = Field(
-        default=["all"],
-        min_length=1,
-        description="streaming: alert categories to push. errors also covers error spikes (anomaly); performance "
-        "also covers regressions; picked: the user pointed at an element (observe what=picked).",
-    )
-    throttle_seconds: int = Field(default=5, ge=1, le=60, description="streaming: at most one notification per this.")
-    url_filter: str = Field(
-        default="", max_length=2048, description="streaming: network and performance alerts only for URLs containing this."
-    )
-    severity_min: Literal["info", "warning", "error"] = Field(default="warning", description="streaming: lowest severity.")
-    max_answer_chars: int | None = Field(
-        default=None, ge=1_000, le=10_000_000,
-        description=f"answers: the most characters of text one answer carries (default {bounded.ANSWER_CHARS}); "
-        "longer page texts, lists and script results are cut, each cut marked with the original length.",
-    )
-    emulation: EmulationParams | None = Field(
-        default=None,
-        description="emulate: what to change; aspects not given stay as they are. The embedded browser's tabs "
-        "only, unless tab_id names a tab of the user's and on_user_tab is true.",
-    )
-    on_busy: Literal["fail", "wait"] | None = Field(
-        default=None,
-        description="tabs: what a call on a tab another session is acting on does: fail at once (tab_busy, the "
-        "default; the answer names who and until when) or wait, up to 60 s, for that session's lease to end.",
-    )
-    on_end: Literal["close", "keep"] | None = Field(
-        default=None,
-        description="tabs: what becomes of the tabs this session opened when it ends: close (the default; a tab "
-        "the user has switched to since stays) or keep.",
-    )
-    dialog_policy: Literal["accept", "dismiss", "report"] | None = Field(
-        default=None,
-        description="dialogs: accept (the default: OK, a prompt's default text), dismiss (Cancel), or report (left "
-        "open: calls on the tab say so until interact({action:'dialog'}) answers it). Answers say which dialogs "
-        "a policy answered.",
-    )
-
-    @model_validator(mode="after")
-    def _needs(self) -> ConfigureParams:
-        if self.action in ("track", "take_over", "release") and self.tab_id is None:
-            raise ValueError(f"action '{self.action}' needs 'tab_id' (observe({{what:'tabs'}}) lists them)")
-        if self.action == "tabs" and self.on_busy is None and self.on_end is None:
-            raise ValueError("action 'tabs' needs 'on_busy' (fail or wait) or 'on_end' (close or keep)")
-        for name in ("on_busy", "on_end"):
-            if getattr(self, name) is not None and self.action != "tabs":
-                raise ValueError(f"'{name}' is for action 'tabs' only, not '{self.action}'")
-        if self.action == "capture" and self.settings is None:
-            raise ValueError("action 'capture' needs 'settings', e.g. {screenshot_mode: 'on'}")
-        if self.action == "answers" and self.max_answer_chars is None:
-            raise ValueError("action 'answers' needs 'max_answer_chars', e.g. 200000")
-        if self.action == "dialogs" and self.dialog_policy is None:
-            raise ValueError("action 'dialogs' needs 'dialog_policy': accept, dismiss or report")
-        if self.action == "streaming" and self.streaming_action is None:
-            raise ValueError("action 'streaming' needs 'streaming_action': enable, disable or status")
-        if self.action == "emulate" and self.emulation is None:
-            raise ValueError("action 'emulate' needs 'emulation', e.g. {device: 'iphone-15'} or {color_scheme: 'dark'}")
-        if self.emulation is not None and self.emulation.on_user_tab and self.tab_id is None:
-            raise ValueError("'on_user_tab' needs 'tab_id': the user's tab is emulated only when named")
-        return self
+    #: the setting: one of the rows' names (the tool makes it their Literal)
+    action: str
+    settings: CaptureSettingsParams | None = None
+    tab_id: int | None = None
+    browser: str | None = None
+    streaming_action: Literal["enable", "disable", "status"] | None = None
+    events: list[EventFilter] = Field(default=["all"], min_length=1)
+    throttle_seconds: int = Field(default=5, ge=1, le=60)
+    url_filter: str = Field(default="", max_length=2048)
+    severity_min: Literal["info", "warning", "error"] = "warning"
+    max_answer_chars: int | None = Field(default=None, ge=1_000, le=10_000_000)
+    emulation: EmulationParams | None = None
+    on_busy: Literal["fail", "wait"] | None = None
+    on_end: Literal["close", "keep"] | None = None
+    dialog_policy: Literal["accept", "dismiss", "report"] | None = None
 
 
-async def configure(session: Session, params: ConfigureParams, response: Response) -> None:
-    if params.action == "streaming":
-        response.result = await _streaming(session, params)
-    elif params.action == "answers":
-        session.answer_chars = params.max_answer_chars
-        response.result = {"answers": {"max_answer_chars": session.answer_chars}}
-    elif params.action == "dialogs":
-        session.browsers.dialog_policy = params.dialog_policy
-        response.result = {"dialogs": {"policy": params.dialog_policy}}
-    elif params.action == "debugger":
-        response.result = await (await session.browsers.client()).allow_debugger()
-    elif params.action == "emulate":
-        response.result = {"emulate": await emulate(session, params.emulation, params.tab_id)}
-    elif params.action == "tabs":
-        response.result = {"tabs": await _tabs(session, params)}
-    elif params.action in ("take_over", "release"):
-        response.result = await session.browsers.claim(params.action, params.tab_id)
-    elif params.action == "capture":
-        note = session.autoshots.configure(CaptureSettings(**params.settings.model_dump()))
-        response.result = {"capture": session.autoshots.status(), **({"note": note} if note else {})}
-    else:
-        response.result = {"tracked": await session.browsers.track_tab(params.tab_id, params.browser)}
+async def _track(session: Session, params: ConfigureParams, response: Response) -> None:
+    response.result = {"tracked": await session.browsers.track_tab(params.tab_id, params.browser)}
+
+
+async def _capture(session: Session, params: ConfigureParams, response: Response) -> None:
+    note = session.autoshots.configure(CaptureSettings(**params.settings.model_dump()))
+    response.result = {"capture": session.autoshots.status(), **({"note": note} if note else {})}
+
+
+async def _streaming(session: Session, params: ConfigureParams, response: Response) -> None:
+    response.result = await _stream(session, params)
+
+
+async def _dialogs(session: Session, params: ConfigureParams, response: Response) -> None:
+    session.browsers.dialog_policy = params.dialog_policy
+    response.result = {"dialogs": {"policy": params.dialog_policy}}
+
+
+async def _answers(session: Session, params: ConfigureParams, response: Response) -> None:
+    session.answer_chars = params.max_answer_chars
+    response.result = {"answers": {"max_answer_chars": session.answer_chars}}
+
+
+async def _debugger(session: Session, params: ConfigureParams, response: Response) -> None:
+    response.result = await (await session.browsers.client()).allow_debugger()
+
+
+async def _emulate(session: Session, params: ConfigureParams, response: Response) -> None:
+    response.result = {"emulate": await emulate(session, params.emulation, params.tab_id)}
+
+
+async def _sharing(session: Session, params: ConfigureParams, response: Response) -> None:
+    response.result = {"tabs": await _tabs(session, params)}
+
+
+async def _claim(session: Session, params: ConfigureParams, response: Response) -> None:
+    response.result = await session.browsers.claim(params.action, params.tab_id)
 
 
 async def _tabs(session: Session, params: ConfigureParams) -> dict:
@@ -149,7 +92,7 @@ async def _tabs(session: Session, params: ConfigureParams) -> dict:
     return {"on_busy": session.browsers.on_busy, **({"on_end": params.on_end} if params.on_end else {})}
 
 
-async def _streaming(session: Session, params: ConfigureParams) -> dict:
+async def _stream(session: Session, params: ConfigureParams) -> dict:
     stream = session.stream
     if params.streaming_action == "disable":
         return {"status": "disabled", "pending_cleared": stream.disable()}
@@ -171,16 +114,67 @@ async def _streaming(session: Session, params: ConfigureParams) -> dict:
     return answer
 
 
+def _named_user_tab(params: ConfigureParams) -> None:
+    if params.emulation is not None and params.emulation.on_user_tab and params.tab_id is None:
+        raise ValueError("'on_user_tab' needs 'tab_id': the user's tab is emulated only when named")
+
+
 TOOL = Tool(
     name="configure",
-    description="Session settings. action=track chooses the tab (and browser) this session observes and acts on; "
-    "action=capture sets screenshot_mode (a screenshot at the end of answers); action=streaming enables, "
-    "disables or reports pushed alert notifications; action=dialogs sets how page dialogs are answered; action=answers sets how "
-    "much text an answer may carry; action=debugger, once the user agreed, lets tabsight attach again after they "
-    "cancelled its debugging bar; action=emulate puts a tab in a device's viewport, a colour scheme or a slow or "
-    "no network (the embedded browser's tabs; a user's tab only when named with on_user_tab); action=tabs sets how "
-    "this session shares the browser with other agents' sessions; action=take_over / release moves a tab between "
-    "sessions (observe({what:'tabs'}) shows each tab's owner and lease).",
+    description="Session settings, one per action: {modes}. observe({what:'tabs'}) shows the tabs, their owners and "
+    "leases.",
     params=ConfigureParams,
-    handler=configure,
+    modes=(
+        Mode("track", "choose the tab (and browser) this session works on.", _track, needs=("tab_id",), fields={
+            "tab_id": "the tab, as listed by observe({what:'tabs'}).",
+            "browser": "the browser's id from observe({what:'tabs'}); needed only when several browsers are "
+            "connected and the tab id is ambiguous.",
+        }),
+        Mode("capture", "screenshots that come by themselves (settings.screenshot_mode).", _capture,
+             needs=("settings",), fields={"settings": "the settings, e.g. {screenshot_mode: 'on'}."}),
+        Mode("streaming", "push alerts to this session as they happen (MCP notifications), within a throttle; the "
+             "answer says whether they reach this client.", _streaming, needs=("streaming_action",), fields={
+                 "streaming_action": "enable (with the settings below), disable (clears pending), status.",
+                 "events": "alert categories to push. errors also covers error spikes (anomaly); performance also "
+                 "covers regressions; picked: the user pointed at an element (observe what=picked).",
+                 "throttle_seconds": "at most one notification per this.",
+                 "url_filter": "network and performance alerts only for URLs containing this.",
+                 "severity_min": "lowest severity.",
+             }),
+        Mode("dialogs", "how alert/confirm/prompt dialogs on the tabs this session acts on are answered "
+             "(dialog_policy).", _dialogs, needs=("dialog_policy",), fields={
+                 "dialog_policy": "accept (the default: OK, a prompt's default text), dismiss (Cancel), or report "
+                 "(left open: calls on the tab say so until interact({action:'dialog'}) answers it). Answers say "
+                 "which dialogs a policy answered.",
+             }),
+        Mode("answers", "how much text one answer may carry (max_answer_chars).", _answers,
+             needs=("max_answer_chars",), fields={
+                 "max_answer_chars": f"the most characters of text one answer carries (default "
+                 f"{bounded.ANSWER_CHARS}, e.g. 200000); longer page texts, lists and script results are cut, each "
+                 "cut marked with the original length.",
+             }),
+        Mode("debugger", "after the user clicked Cancel on the browser's debugging bar (calls then fail with "
+             "debugger_canceled), and only once they agreed, lets tabsight attach again.", _debugger),
+        Mode("emulate", "a device's viewport, a colour scheme, a slow or no network on a tab (emulation), until "
+             "reset, the tab closes or the last MCP session ends; observe({what:'page'}) shows it.", _emulate,
+             acts=True, needs=("emulation",), rule=_named_user_tab, fields={
+                 "emulation": "what to change, e.g. {device: 'iphone-15'} or {color_scheme: 'dark'}; aspects not "
+                 "given stay as they are. The embedded browser's tabs only, unless tab_id names a tab of the "
+                 "user's and on_user_tab is true.",
+                 "tab_id": "the tab (default: the tracked one); a tab of the user's own browser needs it, with "
+                 "emulation.on_user_tab.",
+             }),
+        Mode("tabs", "how this session shares the browser (on_busy, on_end).", _sharing,
+             needs=(OneOf(("on_busy", "on_end"), both=True),), fields={
+                 "on_busy": "what a call on a tab another session is acting on does: fail at once (tab_busy, the "
+                 "default; the answer names who and until when) or wait, up to 60 s, for that session's lease to "
+                 "end.",
+                 "on_end": "what becomes of the tabs this session opened when it ends: close (the default; a tab "
+                 "the user has switched to since stays) or keep.",
+             }),
+        Mode("take_over", "make another session's tab (tab_id) this session's, to act on it (its owner is told; "
+             "only when you must).", _claim, needs=("tab_id",), fields={"tab_id": "the tab."}),
+        Mode("release", "hand a tab this session opened (tab_id) back, for any session to act on.", _claim,
+             needs=("tab_id",), fields={"tab_id": "the tab."}),
+    ),
 )

@@ -38,7 +38,7 @@ async def run(session: Session, name: str, arguments: dict[str, Any] | None) -> 
             raise ToolError(f"Unknown tool {name!r}; tools: {', '.join(TOOLS)}")
         params = tool.parse(arguments)
         response = Response(tool.name, what=getattr(params, "what", None), quotes_pages=tool.quotes_pages)
-        await tool.handler(session, params, response)
+        await tool.handle(session, params, response)
         return response
     except (ToolError, FolderError) as exc:  # a folder refused says what is wrong with it and how to fix it
         raise ToolFailure(prefix, str(exc)) from None

@@ -3,34 +3,23 @@
 from __future__ import annotations
 
 import io
-from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from ..errors import ToolError
 from ..session.state import Session
 from .base import Params, Tool
+from .modes import Mode
 from .response import Response
 
 DIFF_QUALITY = 80
 
 
 class GenerateParams(Params):
-    type: Literal["visual_diff", "baseline"] = Field(
-        description="visual_diff: the tracked tab now against a baseline: a diff image (changes in red), the "
-        "changed regions' boxes and the percent changed. baseline: save the tracked tab now under a name."
-    )
-    baseline: str | None = Field(
-        default=None, min_length=1, max_length=100,
-        description="visual_diff: the name of a saved baseline; default: this session's previous screenshot.",
-    )
-    name: str | None = Field(default=None, min_length=1, max_length=100, description="baseline: the name to save under.")
-
-    @model_validator(mode="after")
-    def _needs(self) -> GenerateParams:
-        if self.type == "baseline" and self.name is None:
-            raise ValueError("type 'baseline' needs 'name'")
-        return self
+    #: what to make: one of the rows' names (the tool makes it their Literal)
+    type: str
+    baseline: str | None = Field(default=None, min_length=1, max_length=100)
+    name: str | None = Field(default=None, min_length=1, max_length=100)
 
 
 async def generate(session: Session, params: GenerateParams, response: Response) -> None:
@@ -76,11 +65,17 @@ async def generate(session: Session, params: GenerateParams, response: Response)
 
 TOOL = Tool(
     name="generate",
+    discriminator="type",
     description="Make artefacts from the tracked tab. type=visual_diff: what changed against a baseline (this "
     "session's previous screenshot, or a saved one): a diff image, the changed regions and the percent changed. "
     "type=baseline: save the tab as it is now under a name.",
     params=GenerateParams,
-    handler=generate,
-    read_only=True,
     quotes_pages=False,
+    modes=(
+        Mode("visual_diff", "the tracked tab now against a baseline: a diff image (changes in red), the changed "
+             "regions' boxes and the percent changed.", generate,
+             fields={"baseline": "the name of a saved baseline; default: this session's previous screenshot."}),
+        Mode("baseline", "save the tracked tab now under a name.", generate, needs=("name",),
+             fields={"name": "the name to save under."}),
+    ),
 )

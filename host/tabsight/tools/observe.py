@@ -21,6 +21,7 @@ from ..browser.client import BrowserClient
 from ..limits import MAX_BODY_CHARS
 from ..session.state import Session
 from .base import Params, Tool
+from .modes import Mode
 from .response import Response, page_fields, page_text
 
 #: the screenshot under the marks is taken at this JPEG quality; the drawn result is sent at ANNOTATED_QUALITY
@@ -29,7 +30,6 @@ ANNOTATED_QUALITY = 80
 #: the most page_text may ask for, in characters
 PAGE_TEXT_MAX = 10_000
 
-TELEMETRY = ("errors", "logs", "network", "vitals")
 #: the parts of a request's detail (observe network with request_id)
 REQUEST_PARTS = ("request_headers", "response_headers", "request_body", "response_body")
 RequestPart = Literal["request_headers", "response_headers", "request_body", "response_body"]
@@ -60,172 +60,85 @@ PICK_HOW = ("no pick yet: ask the user to press Alt+Shift+K in their browser (or
             "'Point tabsight at this'), click the element, and type a note if they like")
 #: the grammar of the compact form's lines, as its header states it
 LINE_GRAMMAR = 'label role "name" (state) selector'
+#: what annotation_format chooses between
+ANNOTATION_FORMAT = (
+    "with annotate_screenshot. json: {page, annotations:[{label, tag, role, name, name_from, text, state, selector, "
+    "bounds, interactionHint}], total_found, outside_viewport?, left_out?}; left_out: what discovery did not look "
+    "into (cross-origin frames, what a huge page left past its time); role generic: a clickable without a role (a "
+    "pointer cursor or a click listener), named by its text; name_from when the name is not Chrome's accessible "
+    "name (which is empty): label (its label's text, though hidden) or nearby text (the caption before a field). "
+    "Fields are left out when empty or repeating another: text equal to name or state.value; the tag the role "
+    "implies (the same word; link a; textbox, searchbox, checkbox, radio, slider, spinbutton input; combobox, "
+    "listbox select); the interactionHint the role implies (link navigable; textbox, searchbox editable; combobox, "
+    "listbox, option selectable; checkbox, radio, switch toggleable; others clickable). compact: plain text at half "
+    "the characters or less, for when labels, roles, names and selectors are enough (no bounds); one line per "
+    f"element: {LINE_GRAMMAR}, where role is - when there is none, name is a JSON string, the optional parenthesised "
+    "part is space-separated facts, each `key` (true) or `key=` and a JSON value (name_from, checked, selected, "
+    "expanded, pressed, disabled, value, options, options_total, text when it differs from name and value, hint "
+    "when it is not the role's), and the selector runs to the end of the line. Elements above and below the "
+    "viewport follow as lines `role \"name\" selector` under a count."
+)
 
 
 class ObserveParams(Params):
-    what: Literal["page", "tabs", "errors", "logs", "network", "vitals", "alerts", "picked"] = Field(
-        description="page: url, title, viewport, device pixel ratio, readyState, headings, forms and the "
-        "interactive-element count of the tracked tab (with page_text, its text too). tabs: the connected browsers "
-        "and their tabs, and which tab is tracked. errors: console errors, uncaught exceptions, unhandled rejections. logs: "
-        "console errors and warnings. network: failed and 4xx/5xx requests (requests=all: every request; "
-        "request_id: one request's headers and bodies). vitals: LCP, CLS, INP, FCP, TTFB "
-        "per page load. alerts: the pending alerts (drained). picked: the element the user last pointed you at in "
-        "their browser (\"Look at this\": shortcut Alt+Shift+K or the context menu, then a click, and an optional "
-        "note): selector, tag, role, name, bounds, computed styles, note, url, time, and a picture of it (limit: "
-        "the newest N of the 5 kept; since: only picks after that id)."
-    )
+    #: what to look at: one of the rows' names (the tool makes it their Literal)
+    what: str
     tab_id: int | None = Field(default=None, description="Look at this tab instead of the tracked one.")
-    since: int = Field(
-        default=0, ge=0,
-        description="errors/logs/network/vitals/picked: only what came after this cursor (from a previous answer).",
-    )
-    limit: int = Field(
-        default=20, ge=1, le=200,
-        description="errors/logs/network/vitals: at most this many, newest. picked: this many picks, newest first "
-        "(default 1).",
-    )
-    url: str | None = Field(
-        default=None, min_length=1, max_length=2048, description="errors/logs/network/vitals: URL contains this."
-    )
-    requests: Literal["failed", "all"] = Field(
-        default="failed",
-        description="what=network: failed (failed and 4xx/5xx requests) or all (every request the tab made). Each "
-        "entry: id, method, url, status or error, resource_type, duration_ms, size (Content-Length, when sent), "
-        "time; no headers or bodies (ask for one request's with request_id).",
-    )
-    request_id: int | None = Field(
-        default=None, ge=0,
-        description="what=network: instead of the list, this request's detail (an entry's id): url, method, "
-        "state, status, and the parts in include. Headers are redacted (Authorization, Cookie, Set-Cookie, API "
-        "keys; secret URL parameters), and so are text bodies (secret-looking values). A response body is there "
-        "for documents, fetch and XHR that finished while tabsight acted on the tab (navigate, interact, execute, "
-        "and a few seconds after); otherwise the answer says why not.",
-    )
-    include: list[RequestPart] = Field(
-        default=list(REQUEST_PARTS), min_length=1,
-        description="With request_id: which parts: request_headers, response_headers, request_body, response_body.",
-    )
-    max_body_chars: int = Field(
-        default=10_000, ge=0, le=MAX_BODY_CHARS,
-        description="With request_id: a body's text (or base64) is cut at this many characters, marked with its "
-        "full length.",
-    )
-    binary_bodies: bool = Field(
-        default=False,
-        description="With request_id: also give binary bodies (images, protobuf...), as base64 cut at "
-        "max_body_chars; by default only their type and size.",
-    )
-    annotate_screenshot: bool = Field(
-        default=False,
-        description="what=page: a screenshot with a numbered box on every element of the viewport, plus a map "
-        "from each number to selector, role, name, text, state, bounds and interactionHint (see annotation_format "
-        "for the cheaper forms). interact({label:N}) acts on N.",
-    )
-    annotation_target: Literal["interactive", "all_visible", "custom"] = Field(
-        default="interactive",
-        description="interactive: controls, links and ARIA widgets; all_visible: visible elements with text or a "
-        "role; custom: the elements annotation_selector matches.",
-    )
-    annotation_selector: str | None = Field(
-        default=None, min_length=1, max_length=1024, description="CSS selector, with annotation_target=custom."
-    )
-    max_annotations: int = Field(default=50, ge=1, le=100, description="At most this many marks, in reading order.")
-    annotation_format: Literal["json", "compact"] = Field(
-        default="json",
-        description="With annotate_screenshot. json: {page, annotations:[{label, tag, role, name, name_from, text, "
-        "state, selector, bounds, interactionHint}], total_found, outside_viewport?, left_out?}; left_out: what discovery did not look into (cross-origin frames, what a huge page left past its time); role generic: a clickable "
-        "without a role (a pointer cursor or a click listener), named by its text; name_from when the name is not "
-        "Chrome's accessible name (which is empty): label (its label's text, though hidden) or nearby text (the "
-        "caption before a field). Fields are left out when empty or repeating another: text equal to name or state.value; the tag the role implies (the same word; link a; "
-        "textbox, searchbox, checkbox, radio, slider, spinbutton input; combobox, listbox select); the "
-        "interactionHint the role implies (link navigable; textbox, searchbox editable; combobox, listbox, option "
-        "selectable; checkbox, radio, switch toggleable; others clickable). compact: plain text at half the characters or less, for when labels, "
-        "roles, names and selectors are enough (no bounds); one line per element: "
-        f"{LINE_GRAMMAR}, where role is - when there is none, name is a JSON string, the optional "
-        "parenthesised part is space-separated facts, each `key` (true) or `key=` and a JSON value (name_from, checked, "
-        "selected, expanded, pressed, disabled, value, options, options_total, text when it differs from name "
-        "and value, hint when it is not the role's), and the selector runs to the end of the line. Elements "
-        "above and below the viewport follow as lines `role \"name\" selector` under a count.",
-    )
-    page_text: int = Field(
-        default=0, ge=0, le=PAGE_TEXT_MAX,
-        description="what=page: also the text the viewport shows, as an outline of at most this many characters "
-        "(0: none): headings as '# text', fields as 'name: value' (never a password's value), '[x] name' for a "
-        "checked box, buttons as [text], list items, table rows as 'cell | cell', other text a line per block, "
-        "in reading order; then how much was left out and how much is above and below the viewport. Use it to "
-        "read results and messages without an image, or without all_visible: 1000-2000 is usually enough.",
-    )
-    max_width: int | None = Field(
-        default=None, ge=16, le=8000,
-        description="With annotate_screenshot: downscale the picture to at most this width (aspect kept), as "
-        "screenshot's max_width does, for a cheaper look (an image costs width*height/750 tokens: 640 for a "
-        "1280x720 viewport is a quarter). Badges are drawn at their full size on the smaller picture; bounds "
-        "stay in CSS px of the viewport.",
-    )
-    max_height: int | None = Field(
-        default=None, ge=16, le=8000, description="With annotate_screenshot: downscale to at most this height."
-    )
-
-    @model_validator(mode="after")
-    def _annotation_arguments(self) -> ObserveParams:
-        if (self.annotation_target == "custom") != (self.annotation_selector is not None):
-            raise ValueError(
-                "annotation_selector is needed with annotation_target 'custom', and only then"
-            )
-        shaping = {"annotation_format": self.annotation_format != "json", "max_width": self.max_width is not None,
-                   "max_height": self.max_height is not None}
-        for name, given in shaping.items():
-            if given and not (self.what == "page" and self.annotate_screenshot):
-                raise ValueError(f"{name} shapes an annotated screenshot: it needs what 'page' and annotate_screenshot "
-                                 "true")
-        if (self.requests != "failed" or self.request_id is not None) and self.what != "network":
-            name = "requests" if self.requests != "failed" else "request_id"
-            raise ValueError(f"{name} is about network requests: it needs what 'network' (what is {self.what!r})")
-        for name in ("include", "max_body_chars", "binary_bodies"):
-            if name in self.model_fields_set and self.request_id is None:
-                raise ValueError(f"{name} shapes one request's detail: it needs request_id (an id from observe "
-                                 "network)")
-        for name in ("tab_id", "url"):
-            if self.what == "picked" and getattr(self, name) is not None:
-                raise ValueError(f"{name} does not apply to what 'picked': the user's picks are the browser's, "
-                                 "newest first (since and limit choose among them)")
-        if self.page_text and self.what != "page":
-            raise ValueError(f"page_text is the text of a page: it needs what 'page' (what is {self.what!r})")
-        return self
+    since: int = Field(default=0, ge=0)
+    limit: int = Field(default=20, ge=1, le=200)
+    url: str | None = Field(default=None, min_length=1, max_length=2048)
+    requests: Literal["failed", "all"] = "failed"
+    request_id: int | None = Field(default=None, ge=0)
+    include: list[RequestPart] = Field(default=list(REQUEST_PARTS), min_length=1)
+    max_body_chars: int = Field(default=10_000, ge=0, le=MAX_BODY_CHARS)
+    binary_bodies: bool = False
+    annotate_screenshot: bool = False
+    annotation_target: Literal["interactive", "all_visible", "custom"] = "interactive"
+    annotation_selector: str | None = Field(default=None, min_length=1, max_length=1024)
+    max_annotations: int = Field(default=50, ge=1, le=100)
+    annotation_format: Literal["json", "compact"] = "json"
+    page_text: int = Field(default=0, ge=0, le=PAGE_TEXT_MAX)
+    max_width: int | None = Field(default=None, ge=16, le=8000)
+    max_height: int | None = Field(default=None, ge=16, le=8000)
 
 
-async def observe(session: Session, params: ObserveParams, response: Response) -> None:
-    if params.what == "alerts":
-        block = session.inbox.drain() or {"_alerts": []}
-        response.result = {"alerts": block["_alerts"]}
-        if "_alerts_dropped" in block:
-            response.result["dropped"] = block["_alerts_dropped"]
-        return
+async def _alerts(session: Session, params: ObserveParams, response: Response) -> None:
+    block = session.inbox.drain() or {"_alerts": []}
+    response.result = {"alerts": block["_alerts"]}
+    if "_alerts_dropped" in block:
+        response.result["dropped"] = block["_alerts_dropped"]
+
+
+async def _tabs(session: Session, params: ObserveParams, response: Response) -> None:
     response.include_alerts()
-    if params.what == "tabs":
-        response.result = await session.browsers.list_tabs()
-        return
-    if params.what == "picked":
-        await _picked(await session.browsers.client(), params, response)
-        return
+    response.result = await session.browsers.list_tabs()
+
+
+async def _telemetry(session: Session, params: ObserveParams, response: Response) -> None:
+    response.include_alerts()
     client, tab_id = await session.browsers.tab(params.tab_id)
     if params.request_id is not None:
         detail = await client.network_detail(tab_id, params.request_id, params.include, params.max_body_chars,
                                               params.binary_bodies)
         response.result = {"what": "network", "tab_id": tab_id, "request": detail}
-    elif params.what in TELEMETRY:
-        found = await client.telemetry(tab_id, params.what, params.since, params.limit, params.url,
-                                       requests=params.requests)
-        response.result = {"what": params.what, "tab_id": tab_id, **found}
-    elif params.annotate_screenshot:
+        return
+    found = await client.telemetry(tab_id, params.what, params.since, params.limit, params.url,
+                                   requests=params.requests)
+    response.result = {"what": params.what, "tab_id": tab_id, **found}
+
+
+async def _page(session: Session, params: ObserveParams, response: Response) -> None:
+    response.include_alerts()
+    client, tab_id = await session.browsers.tab(params.tab_id)
+    if params.annotate_screenshot:
         await _annotate(session, client, tab_id, params, response)
-    else:
-        info = await client.page_info(tab_id)
-        answer_selectors(info.get("forms", []))
-        response.result = {"tab_id": tab_id, **info}
-        if params.page_text:
-            response.result["page_text"] = outline_text(await client.page_outline(tab_id, params.page_text),
-                                                        params.page_text)
+        return
+    info = await client.page_info(tab_id)
+    answer_selectors(info.get("forms", []))
+    response.result = {"tab_id": tab_id, **info}
+    if params.page_text:
+        response.result["page_text"] = outline_text(await client.page_outline(tab_id, params.page_text),
+                                                    params.page_text)
 
 
 async def _annotate(session: Session, client: BrowserClient, tab_id: int, params: ObserveParams, response: Response) -> None:
@@ -267,9 +180,11 @@ async def _annotate(session: Session, client: BrowserClient, tab_id: int, params
         response.result["page_text"] = outline_text(outline, params.page_text)
 
 
-async def _picked(client: BrowserClient, params: ObserveParams, response: Response) -> None:
+async def _picked(session: Session, params: ObserveParams, response: Response) -> None:
     """The user's newest picks, newest first; each one's picture is an image of the answer, in the same order
     (``image``: its place among them, from 1, and its size in pixels)."""
+    response.include_alerts()
+    client = await session.browsers.client()
     found = await client.picks(params.since, params.limit if "limit" in params.model_fields_set else 1)
     picks = []
     for pick in found["items"]:
@@ -402,8 +317,27 @@ def outline_text(outline: dict[str, Any], budget: int) -> str:
     return f"{text}\n{note}" if note else text
 
 
+def _one_custom_selector(params: ObserveParams) -> None:
+    if (params.annotation_target == "custom") != (params.annotation_selector is not None):
+        raise ValueError("annotation_selector is needed with annotation_target 'custom', and only then")
+
+
+#: the fields every telemetry look takes, and what they mean there
+_TELEMETRY_FIELDS = {
+    "tab_id": "",
+    "since": "only what came after this cursor (from a previous answer).",
+    "limit": "at most this many, newest.",
+    "url": "URL contains this.",
+}
+#: the fields that shape an annotated screenshot, which only count with annotate_screenshot
+_ANNOTATION_SHAPES = ("annotation_target", "annotation_selector", "max_annotations", "annotation_format", "max_width",
+                      "max_height")
+#: the fields that shape one request's detail
+_DETAIL_SHAPES = ("include", "max_body_chars", "binary_bodies")
+
 TOOL = Tool(
     name="observe",
+    discriminator="what",
     description="Look at the browser: the tracked page's state (what=page; with annotate_screenshot, a screenshot "
     "whose interactive elements carry numbers that interact({label}) accepts), the open tabs (what=tabs), the "
     "page's errors, logs, requests (failed ones, or requests=all; one request's redacted headers and bodies with "
@@ -415,6 +349,72 @@ TOOL = Tool(
     "max_width=640 for a picture at a quarter of the tokens; page_text=1500 to read what the page says "
     "(results, messages, field values) instead of reading it off the image or using all_visible.",
     params=ObserveParams,
-    handler=observe,
-    read_only=True,
+    modes=(
+        Mode("page", "url, title, viewport, device pixel ratio, readyState, headings, forms and the "
+             "interactive-element count of the tracked tab (with page_text, its text too).", _page,
+             goes_with=dict.fromkeys(_ANNOTATION_SHAPES, "annotate_screenshot"), rule=_one_custom_selector, fields={
+                 "tab_id": "",
+                 "annotate_screenshot": (
+                     "a screenshot with a numbered box on every element of the viewport, plus a map from each "
+                     "number to selector, role, name, text, state, bounds and interactionHint (see "
+                     "annotation_format for the cheaper forms). interact({label:N}) acts on N."
+                 ),
+                 "annotation_target": (
+                     "interactive: controls, links and ARIA widgets; all_visible: visible elements with text or a "
+                     "role; custom: the elements annotation_selector matches."
+                 ),
+                 "annotation_selector": "CSS selector, with annotation_target=custom.",
+                 "max_annotations": "at most this many marks, in reading order.",
+                 "annotation_format": ANNOTATION_FORMAT,
+                 "page_text": (
+                     "also the text the viewport shows, as an outline of at most this many characters (0: none): "
+                     "headings as '# text', fields as 'name: value' (never a password's value), '[x] name' for a "
+                     "checked box, buttons as [text], list items, table rows as 'cell | cell', other text a line "
+                     "per block, in reading order; then how much was left out and how much is above and below the "
+                     "viewport. Use it to read results and messages without an image, or without all_visible: "
+                     "1000-2000 is usually enough."
+                 ),
+                 "max_width": (
+                     "downscale the picture to at most this width (aspect kept), as screenshot's max_width does, "
+                     "for a cheaper look (an image costs width*height/750 tokens: 640 for a 1280x720 viewport is a "
+                     "quarter). Badges are drawn at their full size on the smaller picture; bounds stay in CSS px "
+                     "of the viewport."
+                 ),
+                 "max_height": "downscale the annotated picture to at most this height.",
+             }),
+        Mode("tabs", "the connected browsers and their tabs, and which tab is tracked.", _tabs),
+        Mode("errors", "console errors, uncaught exceptions, unhandled rejections.", _telemetry,
+             fields=_TELEMETRY_FIELDS),
+        Mode("logs", "console errors and warnings.", _telemetry, fields=_TELEMETRY_FIELDS),
+        Mode("network", "failed and 4xx/5xx requests (requests=all: every request; request_id: one request's "
+             "headers and bodies).", _telemetry, goes_with=dict.fromkeys(_DETAIL_SHAPES, "request_id"), fields={
+                 **_TELEMETRY_FIELDS,
+                 "requests": (
+                     "failed (failed and 4xx/5xx requests) or all (every request the tab made). Each entry: id, "
+                     "method, url, status or error, resource_type, duration_ms, size (Content-Length, when sent), "
+                     "time; no headers or bodies (ask for one request's with request_id)."
+                 ),
+                 "request_id": (
+                     "instead of the list, this request's detail (an entry's id): url, method, state, status, and "
+                     "the parts in include. Headers are redacted (Authorization, Cookie, Set-Cookie, API keys; "
+                     "secret URL parameters), and so are text bodies (secret-looking values). A response body is "
+                     "there for documents, fetch and XHR that finished while tabsight acted on the tab (navigate, "
+                     "interact, execute, and a few seconds after); otherwise the answer says why not."
+                 ),
+                 "include": "with request_id: which parts: request_headers, response_headers, request_body, "
+                 "response_body.",
+                 "max_body_chars": "with request_id: a body's text (or base64) is cut at this many characters, "
+                 "marked with its full length.",
+                 "binary_bodies": "with request_id: also give binary bodies (images, protobuf...), as base64 cut at "
+                 "max_body_chars; by default only their type and size.",
+             }),
+        Mode("vitals", "LCP, CLS, INP, FCP, TTFB per page load.", _telemetry, fields=_TELEMETRY_FIELDS),
+        Mode("alerts", "the pending alerts (drained).", _alerts),
+        Mode("picked", "the element the user last pointed you at in their browser (\"Look at this\": shortcut "
+             "Alt+Shift+K or the context menu, then a click, and an optional note): selector, tag, role, name, bounds, "
+             "computed styles, note, url, time, and a picture of it.", _picked, fields={
+                 "since": _TELEMETRY_FIELDS["since"],
+                 "limit": "this many picks, newest first (default 1; 5 are kept).",
+             }),
+    ),
 )
