@@ -363,7 +363,7 @@ async def _on_element(
 def _label_now(session: Session, browser: str, tab_id: int, followed: dict[str, Any] | None) -> dict[str, Any] | None:
     """What a label of this session's latest annotation stands for now that the action changed its element (a
     new name, a new state): the annotation entry, less its selector (which still names it) and bounds. The page
-    has made that label follow its element (extension/inpage-labels.js); None when no such label changed."""
+    has made that label follow its element (extension/page-library/labels.js); None when no such label changed."""
     annotation = session.labels.annotation
     if not followed or annotation is None or (annotation.browser, annotation.tab_id) != (browser, tab_id):
         return None

@@ -3,18 +3,18 @@
 //
 // Pointer and keyboard input go through the debugger (Input.dispatch*), so
 // the page gets trusted events at real coordinates, as from a user; the
-// target is located in the page first (inpage.js `locate`: scrolled into
+// target is located in the page first (page-library/api.js `locate`: scrolled into
 // view, a point on it that nothing covers).
 //
 // A click or hover acts on the element it names, or on nothing: the page
-// side guards the target from aiming to the end (inpage.js `aim`: events
+// side guards the target from aiming to the end (page-library/api.js `aim`: events
 // that would reach another element are stopped before the page sees them),
 // the point is hit-tested again between the move and the press, and a
 // target the page moved meanwhile is located again and tried once more;
 // then the action is refused, naming what is at the point instead.
 //
 // A label (annotation id and number) names the element the annotation
-// marked, kept in the page (inpage.js `resolveLabel`), never a selector
+// marked, kept in the page (page-library/api.js `resolveLabel`), never a selector
 // match: if that element is gone, replaced or changed, stale_label. What
 // the action itself made of its target (a new name, a new state), as the
 // page shows it once settled, its labels follow (`followed` in the answer).
@@ -24,13 +24,13 @@
 // checked (host/tabsight/uploads.py).
 //
 // type and select take effect or fail: each control is edited by a means
-// that works for it (inpage-input.js) and read back afterwards; the answer
+// that works for it (page-library/input.js) and read back afterwards; the answer
 // carries the value it holds now, or the call fails saying it did not change.
 
 import { onEvent, send, withDebugger } from './cdp.js';
 import { keepingUserFocus } from './user-focus.js';
 import { Code, TabsightError, badRequest } from './errors.js';
-import { currentDocument, inPage, inPageIfLoaded, runInPage } from './inpage-call.js';
+import { currentDocument, inPage, inPageIfLoaded, runInPage } from './page-library-calls.js';
 import { MAX_UPLOAD_FILES } from './limits.js';
 import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { tabUrl } from './restricted.js';
@@ -78,7 +78,7 @@ export async function act(params, signal) {
 
   const did = await perform(tabId, action, selector, point, params, signal, to);
   const after = await settle(tabId, documentBefore, signal);
-  // what the action made of its target, which its labels follow (inpage-labels.js)
+  // what the action made of its target, which its labels follow (page-library/labels.js)
   const followed = selector && !after.navigated ? await inPageIfLoaded(tabId, 'followed') : null;
   return {
     ...did,
@@ -458,7 +458,7 @@ const UPLOAD_OBJECTS = 'tabsight-upload';
 
 const filesCount = (files) => (files.length === 1 ? '1 file' : `${files.length} files`);
 
-// The backend node of the element the page side marked (inpage-act.js
+// The backend node of the element the page side marked (page-library/act.js
 // markFileInput: its attribute UPLOAD_MARK).
 async function markedNode(tabId, mark, signal) {
   await send(tabId, 'DOM.getDocument', { depth: 0 }, signal);
@@ -572,7 +572,7 @@ function missedMessage(action, selector, target, missed, where) {
 }
 
 // type: into what the target edits (or the focused element), by the means
-// that works for it (inpage-input.js): a value-taking input (date, color,
+// that works for it (page-library/input.js): a value-taking input (date, color,
 // range, number...) is set in the page; text fields, contenteditable and
 // code editors get trusted keyboard input here. Then it is read back: the
 // answer carries what the control holds now, or the call fails saying the
@@ -663,7 +663,7 @@ async function selectOption(tabId, selector, value, signal) {
 }
 
 // set (a field of `fill`): the control is set by the means that works for it
-// (inpage-input.js controlKind): an option selected, a checkbox, radio button
+// (page-library/input.js controlKind): an option selected, a checkbox, radio button
 // or switch clicked if it is not in the state wanted (and read back), any
 // other field typed into, cleared first. The answer's value is what it holds.
 async function setControl(tabId, selector, value, signal) {
