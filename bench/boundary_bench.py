@@ -13,7 +13,7 @@ the machine's load falls on both alike, for two kinds of call:
 
 - the tracked tab's screenshot (`screenshot`, JPEG quality 80);
 - `interact execute` with one CDP step, `Page.captureScreenshot` (JPEG), whose image comes back attached: the
-  path the policy, the URL checks and the cookie masking (extension/execute.js) lie on.
+  path the policy, the URL checks and the cookie masking (extension/service-worker/execute.js) lie on.
 
 The issue's target: each p50 within 10 % of the earlier release's. Results: printed, and bench/results/boundary.json.
 """

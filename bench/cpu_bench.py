@@ -15,9 +15,9 @@ CPU time is the sum of utime + stime (/proc/PID/stat) of the processes under the
 Chromium processes (browser, GPU, renderers, utilities: "the browser"), tabsight's host (a child of Chromium),
 and, apart, the front. A process that starts in the window counts from zero; one that ends counts to its last
 reading. Reported as % of one core over the window, and over each half of it: the first screenshot attaches the
-debugger and (frame source on) starts a screencast, which an animated page stops (extension/frames.js: it is
-tried again 30 s later), so the first half carries what the frame source costs once and the second what it
-costs as the calls go on.
+debugger and (frame source on) starts a screencast, which an animated page stops
+(extension/service-worker/frames.js: it is tried again 30 s later), so the first half carries what the frame source
+costs once and the second what it costs as the calls go on.
 
 docs/design.md §7's target: on the static page, the browser's CPU with the frame source on at most 5 % above
 its CPU with it off (screenshots window). The animated page's cost is stated, not targeted. Results: printed,

@@ -278,7 +278,7 @@ def cpu_section(data: dict) -> list[str]:
         lines += ["", (
             f"The bound on an animated page: the frame source adds {first:+.1f} points of a core over the first "
             f"{data.get('window_s') / 2:g} s of screenshots (once: the first one attaches the debugger and starts a "
-            "screencast, which the page's frames stop; extension/frames.js tries one again 30 s later) and "
+            "screencast, which the page's frames stop; extension/service-worker/frames.js tries one again 30 s later) and "
             f"{second:+.1f} over the next, as the calls go on.")]
     return lines
 

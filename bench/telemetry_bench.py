@@ -78,7 +78,7 @@ EVERY_MS = 1100
 #: an event with no notification within this long is missed
 MISS_AFTER_MS = 5000
 THROTTLE_SECONDS = 1
-#: the relay's cap per frame and second (extension/telemetry-relay.js)
+#: the relay's cap per frame and second (extension/content-scripts/isolated-world/telemetry.js)
 RELAY_CAP = 100
 #: the flood page logs this often, rate/10 errors each time
 FLOOD_TICK_MS = 100

@@ -47,7 +47,7 @@ from PIL import Image, ImageChops, ImageStat
 from tabsight import images
 
 QUALITY = 80
-#: what the frame source keeps for a WebP (extension/frames.js WEBP_SOURCE_QUALITY)
+#: what the frame source keeps for a WebP (extension/service-worker/frames.js WEBP_SOURCE_QUALITY)
 JPEG_SOURCE_QUALITY = 90
 METHODS = range(7)
 CHROME_FORMATS = {"png": {"format": "png"}, "jpeg90": {"format": "jpeg", "quality": JPEG_SOURCE_QUALITY},

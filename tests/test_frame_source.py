@@ -1,5 +1,5 @@
-"""The frame source (extension/frames.js): viewport screenshots of a tab captured again and again come from a
-screencast's latest frame, and never show the page as it was before a change.
+"""The frame source (extension/service-worker/frames.js): viewport screenshots of a tab captured again and again
+come from a screencast's latest frame, and never show the page as it was before a change.
 
 Through the keeper's own client, which says how each capture was taken (``Shot.method``: ``frame`` for the
 screencast, ``visible_tab``/``cdp`` for a fresh capture), and through the MCP client for what an agent sees.

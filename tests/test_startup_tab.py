@@ -3,7 +3,7 @@
 Chrome resets the profile's URL loader factories when it loads an extension with the webRequest
 permission, and with --load-extension that happens while the command-line tab starts its load: the
 load was dropped, the tab stayed "Untitled" and no request left (about a third of the launches, more at
-a restart on the same profile). The extension loads such a tab again (extension/startup-tabs.js).
+a restart on the same profile). The extension loads such a tab again (extension/service-worker/startup-tabs.js).
 Several launches, because it is a race.
 """
 

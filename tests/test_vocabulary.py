@@ -23,7 +23,7 @@ def js(name: str) -> str:
 
 
 def test_the_extension_and_python_define_the_same_error_codes():
-    body = re.search(r"export const Code = Object\.freeze\(\{(.*?)\}\);", js("errors.js"), re.DOTALL).group(1)
+    body = re.search(r"export const Code = Object\.freeze\(\{(.*?)\}\);", js("service-worker/errors.js"), re.DOTALL).group(1)
     in_js = dict(re.findall(r"(\w+): '([a-z_]+)'", body))
     assert in_js == {code.name: code.value for code in Code}
 
@@ -34,18 +34,19 @@ def test_every_code_has_a_hint_that_says_what_to_do():
 
 
 def test_the_extension_names_codes_only_through_the_vocabulary():
-    for path in sorted(EXTENSION_DIR.glob("*.js")):
+    for path in sorted(EXTENSION_DIR.rglob("*.js")):
         text = path.read_text()
-        assert not re.search(r"TabsightError\(\s*['\"`]", text), f"{path.name}: a code written out; use Code.X"
-        assert not re.search(r"code === ['\"`]", text), f"{path.name}: a code compared as a string; use Code.X"
+        name = path.relative_to(EXTENSION_DIR)
+        assert not re.search(r"TabsightError\(\s*['\"`]", text), f"{name}: a code written out; use Code.X"
+        assert not re.search(r"code === ['\"`]", text), f"{name}: a code compared as a string; use Code.X"
     # the page-side library's parts are classic scripts and cannot import the vocabulary: its codes must still be in it
-    page_side = "".join(path.read_text() for path in EXTENSION_DIR.glob("inpage*.js"))
+    page_side = "".join(path.read_text() for path in EXTENSION_DIR.glob("page-library/*.js"))
     written_out = set(re.findall(r"error: '([a-z_]+)'", page_side))
     assert written_out and written_out <= {code.value for code in Code}
 
 
 def test_the_extension_serves_exactly_the_extension_methods_and_the_host_the_rest():
-    table = re.search(r"const methods = \{(.*?)\n\};", js("background.js"), re.DOTALL).group(1)
+    table = re.search(r"const methods = \{(.*?)\n\};", js("service-worker/background.js"), re.DOTALL).group(1)
     served = set(re.findall(r"^\s*'?([a-z_.]+)'?:", table, re.MULTILINE))
     assert served == {method.value for method in EXTENSION}
     assert set(Host._own_methods) == {method.value for method in HOST}
@@ -74,10 +75,11 @@ async def test_a_browser_that_cannot_start_is_a_clear_error_without_a_traceback(
 def test_the_extension_and_python_enforce_the_same_limits():
     from tabsight import limits
 
-    in_js = dict(re.findall(r"export const ([A-Z_]+) = ([\d_]+);", js("limits.js")))
+    in_js = dict(re.findall(r"export const ([A-Z_]+) = ([\d_]+);", js("service-worker/limits.js")))
     in_python = {name: value for name, value in vars(limits).items() if name.isupper()}
     assert {name: int(value.replace("_", "")) for name, value in in_js.items()} == in_python
     # and nothing in the extension writes one of them out again
-    for path in sorted(EXTENSION_DIR.glob("*.js")):
-        if path.name != "limits.js":
-            assert not re.search(rf"const ({'|'.join(in_js)}) =", path.read_text()), path.name
+    for path in sorted(EXTENSION_DIR.rglob("*.js")):
+        name = path.relative_to(EXTENSION_DIR).as_posix()
+        if name != "service-worker/limits.js":
+            assert not re.search(rf"const ({'|'.join(in_js)}) =", path.read_text()), name

@@ -2,7 +2,7 @@
 
 A code travels in the ``error`` frames of the wire protocol
 (docs/wire-protocol.md), from the extension or the host to a front.
-``extension/errors.js`` defines the same codes under the same names
+``extension/service-worker/errors.js`` defines the same codes under the same names
 (``Code.ELEMENT_NOT_FOUND`` there is ``Code.ELEMENT_NOT_FOUND`` here); a test
 keeps the two lists equal. The hint is what an agent can do next: the front
 appends it to the message of every failed tool call.

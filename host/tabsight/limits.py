@@ -1,6 +1,6 @@
 """Limits both sides of the browser boundary enforce.
 
-``extension/limits.js`` defines the same names with the same values; a test
+``extension/service-worker/limits.js`` defines the same names with the same values; a test
 keeps them equal.
 """
 

@@ -107,7 +107,7 @@ def allowed_roots(cwd: str | None = None, make: bool = True) -> list[Root]:
 def file_roots(cwd: str | None = None) -> list[str]:
     """The folders local files may be opened from in the browser (``file://`` navigations): the same roots as
     uploads', without making tabsight's upload folder (a navigation must not leave it behind). The extension
-    refuses a ``file:`` URL outside them, whoever asks for it (extension/cdp-policy.js)."""
+    refuses a ``file:`` URL outside them, whoever asks for it (extension/service-worker/cdp-policy.js)."""
     return [root.path for root in allowed_roots(cwd, make=False)]
 
 

@@ -1,6 +1,7 @@
 """Cases 1-3 of the security boundary, as a page could talk an agent into them: `execute`'s CDP steps and every
-navigation pass one policy (extension/cdp-policy.js), cookie values stay out of answers unless the user's settings
-file allows them (host/tabsight/settings.py). Each through the SDK client on the real headless Chromium."""
+navigation pass one policy (extension/service-worker/cdp-policy.js), cookie values stay out of answers unless the
+user's settings file allows them (host/tabsight/settings.py). Each through the SDK client on the real headless
+Chromium."""
 
 from __future__ import annotations
 

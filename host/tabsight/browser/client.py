@@ -31,7 +31,7 @@ CAPTURE = 15.0
 ACT = 30.0
 #: margin added to an operation's own bound (navigation, wait_for), for the answer to come back
 MARGIN = 5.0
-#: whether viewport screenshots may be served from a screencast's latest frame (extension/frames.js);
+#: whether viewport screenshots may be served from a screencast's latest frame (extension/service-worker/frames.js);
 #: TABSIGHT_FRAME_SOURCE=off captures every one afresh
 FRAME_SOURCE = os.environ.get("TABSIGHT_FRAME_SOURCE", "on").strip().lower() != "off"
 #: how often a request refused for a tab another session holds (tab_busy) is tried again, when waiting
@@ -231,9 +231,9 @@ class BrowserClient:
         result = await self._ask(Method.CAPTURE, request, timeout)
         shot = Shot.from_wire(result)
         if result.get("mime_type", images.MIME_TYPES[format]) != images.MIME_TYPES[format]:
-            # The extension took a WebP as a JPEG (extension/capture.js takenAs: Chrome's WebP encoder is the
-            # slower one), from the screen or a screencast frame. A screencast frame seen before (the page has not
-            # changed) is not encoded again.
+            # The extension took a WebP as a JPEG (extension/service-worker/capture.js takenAs: Chrome's WebP encoder
+            # is the slower one), from the screen or a screencast frame. A screencast frame seen before (the page has
+            # not changed) is not encoded again.
             key = (tab_id, result.get("frame_id"), format, quality)
             latest = _encoded.get(self.transport)
             if key[1] and latest and latest[0] == key:

@@ -1,7 +1,7 @@
 """The user's picks ("Look at this"): elements the user pointed the agent at, in their browser.
 
 The extension sends a ``picked`` event when the user chose an element (the keyboard shortcut or the
-context menu, then a click; extension/picker.js): its selector, tag, role, name, text, bounds, computed
+context menu, then a click; extension/service-worker/picker.js): its selector, tag, role, name, text, bounds, computed
 styles, the note the user typed, the page's URL and title, and a PNG of the element cropped from the
 viewport. Only the extension's service worker sends events, and it sends this one only for a pick made
 with trusted input through its own UI: no page can make one.

@@ -1,6 +1,6 @@
 """The request methods of the wire protocol (docs/wire-protocol.md): every name, once.
 
-The extension serves the ``EXTENSION`` ones (``extension/background.js``
+The extension serves the ``EXTENSION`` ones (``extension/service-worker/background.js``
 maps each to its handler); the host answers the ``HOST`` ones itself. A test
 keeps this list and the extension's table equal. Python code names a method
 only through this enum (``tabsight.browser.client`` is the one caller).

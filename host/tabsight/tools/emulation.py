@@ -1,7 +1,7 @@
 """configure({action:'emulate'}): a device's viewport, a colour scheme, a network, on one tab.
 
 The device and network presets are tables here, and only here: the extension
-(``extension/emulation.js``) is told plain numbers, keeps them per tab for as
+(``extension/service-worker/emulation.js``) is told plain numbers, keeps them per tab for as
 long as they last, and applies them through the debugger.
 
 Who may be emulated: the embedded browser's tabs, and the tabs this session

@@ -3,8 +3,8 @@
 // The user starts a pick with the keyboard shortcut (the manifest's
 // `pick-element` command, Alt+Shift+K by default; chrome://extensions/shortcuts
 // changes it), or with "Point tabsight at this" in the context menu (the
-// element right-clicked is taken, when the top frame saw it: picker-target.js).
-// The page-side picker (inpage-picker.js) highlights what is under the
+// element right-clicked is taken, when the top frame saw it: isolated-world/picker-target.js).
+// The page-side picker (page-library/picker.js) highlights what is under the
 // pointer; a click chooses it, Escape cancels. The element is described there
 // (selector, role, name, bounds, computed styles), captured here and cropped
 // to its box, then the user may add a note; the whole goes to the host as a
@@ -16,7 +16,7 @@
 // input in the page chooses the element: no page can make or steer one.
 
 import { captureTab } from './capture.js';
-import { inPage } from './inpage-call.js';
+import { inPage } from './page-library-calls.js';
 import { sendEvent } from './native.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 

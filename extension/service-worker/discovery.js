@@ -1,8 +1,8 @@
 // The `elements.find` method: the elements an annotated screenshot labels
-// (discovery runs in the page: inpage.js `find`).
+// (discovery runs in the page: page-library/api.js `find`).
 
 import { Code, badRequest } from './errors.js';
-import { inPage, restrictedPage } from './inpage-call.js';
+import { inPage, restrictedPage } from './page-library-calls.js';
 import { enumParam, intParam, optionalStringParam, tabIdParam } from './params.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 

@@ -1,9 +1,9 @@
 // The `page.info` method: a structural summary of the page in a tab; and
-// `page.outline`: the text it shows, as an outline (inpage-outline.js).
+// `page.outline`: the text it shows, as an outline (page-library/outline.js).
 
 import { verifiedOpenDialog } from './dialogs.js';
 import { emulationOf } from './emulation.js';
-import { inPage, restrictedPage } from './inpage-call.js';
+import { inPage, restrictedPage } from './page-library-calls.js';
 import { intParam, tabIdParam } from './params.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 

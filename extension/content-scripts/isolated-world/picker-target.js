@@ -1,6 +1,6 @@
 // Content script (isolated world, top frame, document_start): remembers the
 // element the user last right-clicked, so that "Point tabsight at this" in the
-// context menu takes that element (inpage-picker.js reads it; Chrome's
+// context menu takes that element (page-library/picker.js reads it; Chrome's
 // contextMenus event does not say which element it was). Only a trusted
 // contextmenu counts: one a page dispatches is not the user's.
 

@@ -1,10 +1,10 @@
 // Telemetry from inside the page (main world, document_start): console errors
 // and warnings, uncaught exceptions, unhandled rejections: what only the
 // page's own world can see. Web Vitals are measured in the isolated world
-// (telemetry-relay.js), out of the page's reach.
+// (isolated-world/telemetry.js), out of the page's reach.
 //
-// The reports go to telemetry-relay.js over a private MessagePort, never over
-// a DOM event a page could dispatch too. This script runs first (manifest.json
+// The reports go to isolated-world/telemetry.js over a private MessagePort,
+// never over a DOM event a page could dispatch too. This script runs first (manifest.json
 // lists it before the relay, both at document_start, before any script of the
 // document); the relay then hands it the port in one synchronous MessageEvent
 // on `document`, and the listener that took it is removed at once. Whatever

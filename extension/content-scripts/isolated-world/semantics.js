@@ -1,6 +1,6 @@
-// The isolated world's side of semantics-page.js (document_start, every
+// The isolated world's side of main-world/semantics.js (document_start, every
 // frame): hands it a private node, and gives the page-side library one call,
-// globalThis.__tabsightSemantics(): a Map from each element semantics-page.js
+// globalThis.__tabsightSemantics(): a Map from each element main-world/semantics.js
 // knows to what it knows of it ({role, label, checked, ..., click}), read at
 // that moment. The question goes over the private node, with an event type
 // made afresh for it; the answers are events of that type on the elements

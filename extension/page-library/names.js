@@ -22,7 +22,7 @@
   const VALUE_HIDDEN_TYPES = new Set(['password', 'checkbox', 'radio', 'button', 'submit', 'reset', 'image',
     'file', 'hidden']);
   const MAX_OPTIONS = 10;
-  // Attributes holding a test id (as in inpage-selectors.js).
+  // Attributes holding a test id (as in selectors.js).
   const TEST_IDS = ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'data-qa'];
   // The longest text taken for a field's caption: more is a paragraph, not a caption.
   const MAX_CAPTION = 60;
@@ -68,7 +68,7 @@
   const firstRole = (value) => value?.trim().toLowerCase().split(/\s+/).find((token) => ARIA_ROLES.has(token)) ?? '';
 
   // Chrome's role: the role attribute's first known role, else the role a custom element gives itself through
-  // ElementInternals (semantics-page.js), else the element's own (HTML-AAM).
+  // ElementInternals (main-world/semantics.js), else the element's own (HTML-AAM).
   function roleOf(element) {
     if (element.matches(EDITORS)) return 'textbox';
     const explicit = firstRole(element.getAttribute('role')) || firstRole(semanticsOf(element)?.role);

@@ -52,8 +52,8 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   leaving.delete(tabId);
 });
 
-// What dialogs-relay.js passes on from the page (main world) of a frame:
-// - {kind: 'dialog-policy'}: the tab's policy, for dialogs-page.js to apply;
+// What isolated-world/dialogs.js passes on from the page (main world) of a frame:
+// - {kind: 'dialog-policy'}: the tab's policy, for main-world/dialogs.js to apply;
 // - a dialog the page answered by that policy, without ever showing it;
 // - a dialog about to be shown natively (answer null): no policy, or
 //   `report`; then {closed: true} once the page runs again.
@@ -200,7 +200,7 @@ export async function setDialogPolicy(params) {
   const policy = enumParam(params, 'policy', POLICIES, 'accept');
   await chrome.tabs.get(tabId); // no_tab for a tab that is gone
   policies.set(tabId, policy);
-  // every frame's dialogs-page.js applies it from now on
+  // every frame's main-world/dialogs.js applies it from now on
   chrome.tabs.sendMessage(tabId, { kind: 'dialog-policy', policy }).catch(() => {});
   // `report` leaves dialogs open for the agent: only a dialog that opens while
   // attached can be answered, so the tab stays attached meanwhile

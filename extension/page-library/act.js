@@ -302,7 +302,7 @@
 
   // Mutation counts since watch() and a few of the elements added, to tell
   // the agent what its action changed; and what became of the action's
-  // target (`target`, if it has one: its labels follow it, inpage-labels.js).
+  // target (`target`, if it has one: its labels follow it, labels.js).
   const changes = { added: 0, removed: 0, attributes: 0, text: 0, samples: [], last: 0 };
   let observer = null;
 

@@ -132,8 +132,8 @@
 
   // ---- what the page's own world knows: ElementInternals defaults, click listeners ----
 
-  // What semantics-page.js knows of each element of a document ({role, label, checked, ..., click}), as a Map.
-  // Read once per document and task (semantics-relay.js's call, in that document's own window), so one call of
+  // What main-world/semantics.js knows of each element of a document ({role, label, checked, ..., click}), as a Map.
+  // Read once per document and task (isolated-world/semantics.js's call, in that document's own window), so one call of
   // the library sees one picture; a document the relay is not in (loaded before the extension) knows nothing.
   let semanticsByDocument = null;
   function knownSemantics(doc = document) {

@@ -29,7 +29,7 @@
     'visibility', 'overflow', 'cursor'];
   const MAX_STYLE = 200;
   const MAX_NOTE = 2000;
-  // A right click this recent (picker-target.js) is the element the context menu was opened on.
+  // A right click this recent (isolated-world/picker-target.js) is the element the context menu was opened on.
   const CONTEXT_TARGET_MS = 60_000;
   // The note prompt waits this long, then the pick goes without a note.
   const NOTE_TIMEOUT_MS = 120_000;

@@ -1,12 +1,12 @@
-// Calls into the page-side library (inpage.js and its parts), injecting it
+// Calls into the page-side library (page-library/api.js and its parts), injecting it
 // first into a document that does not have it yet.
 
 import { Code, TabsightError } from './errors.js';
 import { isRestrictedUrl, tabUrl } from './restricted.js';
 
-// In order: each part uses the ones before it; inpage.js makes the calls.
-const LIBRARY = ['inpage-dom.js', 'inpage-names.js', 'inpage-selectors.js', 'inpage-labels.js',
-  'inpage-discovery.js', 'inpage-act.js', 'inpage-input.js', 'inpage-outline.js', 'inpage-picker.js', 'inpage.js'];
+// In order: each part uses the ones before it; page-library/api.js makes the calls.
+const LIBRARY = ['dom', 'names', 'selectors', 'labels', 'discovery', 'act', 'input', 'outline', 'picker', 'api']
+  .map((part) => `page-library/${part}.js`);
 
 // Runs globalThis.__tabsight[method](...args) in the tab's top frame, in the
 // extension's isolated world, and resolves to what it returned (awaited: a

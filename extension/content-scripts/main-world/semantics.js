@@ -9,8 +9,8 @@
 //   That is what DevTools' getEventListeners lists; a listener on a document
 //   or a window (event delegation) is no element's.
 //
-// Everything used later is taken now, before page code can replace it. The
-// isolated world's semantics-relay.js hands over a private node at
+// Everything used later is taken now, before page code can replace it.
+// isolated-world/semantics.js hands over a private node at
 // document_start, the relatedTarget of one FocusEvent (the node is never in
 // the document); it asks on that node, with a fresh event type each time, and
 // this script answers at once with one event of that type on each element it

@@ -107,7 +107,7 @@
   }
 
   // Beyond the accessibility tree, what a user clicks that has no role: an element with a click listener of its
-  // own (semantics-page.js; an onclick attribute is in INTERACTIVE already), or the outermost element of an
+  // own (main-world/semantics.js; an onclick attribute is in INTERACTIVE already), or the outermost element of an
   // area the page gives a pointer cursor (the browser's sign that a click there does something: what
   // Playwright's snapshot shows as [cursor=pointer]). Not one inside a control or holding one (a card around
   // a button, a list delegating its items' clicks: the controls are the targets), not a label (its control

@@ -1,9 +1,9 @@
 // Page dialogs, from the extension's isolated world (document_start, every
-// frame): hands dialogs-page.js a private node to announce dialogs on (the
-// relatedTarget of one FocusEvent, before any page script runs; the node is
-// never in the document), tells it the tab's dialog policy, and passes its
-// announcements to the service worker (dialogs.js) at once, before a native
-// dialog stops this page's thread.
+// frame): hands main-world/dialogs.js a private node to announce dialogs on
+// (the relatedTarget of one FocusEvent, before any page script runs; the node
+// is never in the document), tells it the tab's dialog policy, and passes its
+// announcements to the service worker (service-worker/dialogs.js) at once,
+// before a native dialog stops this page's thread.
 
 (() => {
   'use strict';

@@ -4,7 +4,7 @@
 // cannot flood the browser or the host; what is left out is counted).
 //
 // Two sources, both out of a page script's reach:
-// - telemetry-page.js (main world: console, exceptions, rejections) over a
+// - main-world/telemetry.js (console, exceptions, rejections) over a
 //   private MessagePort. manifest.json runs that script first; this one then
 //   hands it port2 of a fresh MessageChannel in one synchronous MessageEvent on
 //   `document`, before any page script has run, and keeps port1 to itself. Of

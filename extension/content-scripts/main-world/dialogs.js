@@ -5,8 +5,8 @@
 // before the browser shows it: the page cannot answer anything while a
 // dialog is up, so afterwards would be too late.
 //
-// The announcements go to dialogs-relay.js (isolated world) synchronously,
-// as events on a node only the two scripts hold: the relay hands it over at
+// The announcements go to isolated-world/dialogs.js synchronously, as
+// events on a node only the two scripts hold: the relay hands it over at
 // document_start, before any page script runs, as the relatedTarget of one
 // FocusEvent on `document` (nodes are shared between worlds; the node is
 // never in the document). Everything used later is taken now, before page

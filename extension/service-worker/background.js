@@ -3,7 +3,8 @@
 // First: native.js opens the port to the host as it is evaluated, so Chrome starts the host (a Python
 // interpreter, the slowest part of a cold start) before the other modules below are evaluated.
 import { ensureConnected, sendEvent, serve } from './native.js';
-import { act, waitFor } from './act.js';
+import { act } from './act/act.js';
+import { waitFor } from './act/wait-for.js';
 import { captureTab } from './capture.js';
 import { allowAgain, releaseIdle, setBarSilent } from './cdp.js';
 import { ownCookieStore } from './cookies.js';

@@ -1,5 +1,5 @@
 // Telemetry for every tab, sent to the host as `telemetry` events: what the
-// pages report (telemetry-relay.js) and, from chrome.webRequest, every
+// pages report (isolated-world/telemetry.js) and, from chrome.webRequest, every
 // request (network.js: method, URL, status or error, type, timing, size; no
 // headers, no bodies). The host keeps it in bounded buffers whether or not
 // an MCP client is connected.

@@ -1,0 +1,73 @@
+// The `element.act` method: acting on a page the way a user does, and saying
+// what changed. One table below maps each action to its handler; the
+// handlers live by family (pointer.js: click, hover, scroll, drag;
+// fields.js: type, select, set, press; upload.js), on shared machinery:
+// targets.js (what to act on), input-events.js (the debugger's mouse and
+// keys), waits.js (turns, cancellable waits) and settle.js (what changed).
+//
+// Pointer and keyboard input go through the debugger (Input.dispatch*), so
+// the page gets trusted events at real coordinates, as from a user; the
+// target is located in the page first (page-library/api.js `locate`: scrolled into
+// view, a point on it that nothing covers).
+//
+// A label (annotation id and number) names the element the annotation
+// marked, kept in the page (page-library/api.js `resolveLabel`), never a selector
+// match: if that element is gone, replaced or changed, stale_label. What
+// the action itself made of its target (a new name, a new state), as the
+// page shows it once settled, its labels follow (`followed` in the answer).
+
+import { Code, TabsightError } from '../errors.js';
+import { currentDocument, inPage, inPageIfLoaded } from '../page-library-calls.js';
+import { enumParam, optionalStringParam, tabIdParam } from '../params.js';
+import { tabUrl } from '../restricted.js';
+import { pressAction, selectAction, setAction, typeAction } from './fields.js';
+import { clickAction, dragAction, hoverAction, scrollAction } from './pointer.js';
+import { settle } from './settle.js';
+import { destinationParam, pointParam, targetParam } from './targets.js';
+import { uploadAction } from './upload.js';
+
+// Action -> its handler, (tabId, {selector, point, to}, params, signal) =>
+// {did, target, ...}; `destination`: it takes one (`to`) as well, read with
+// its target before the page is asked anything.
+const ACTIONS = {
+  click: { handler: clickAction },
+  drag: { handler: dragAction, destination: true },
+  upload: { handler: uploadAction },
+  type: { handler: typeAction },
+  select: { handler: selectAction },
+  set: { handler: setAction },
+  hover: { handler: hoverAction },
+  press: { handler: pressAction },
+  scroll: { handler: scrollAction },
+};
+const ACTION_NAMES = Object.keys(ACTIONS);
+
+export async function act(params, signal) {
+  const tabId = tabIdParam(params);
+  const action = enumParam(params, 'action', ACTION_NAMES);
+  const { handler, destination } = ACTIONS[action];
+  const expected = optionalStringParam(params, 'document');
+  const stale = expected !== null && (await currentDocument(tabId)) !== expected;
+  const selector = targetParam(params, stale);
+  const point = pointParam(params);
+  const to = destination ? destinationParam(params, stale) : null;
+  if (stale && !params.annotation && !params.to?.annotation) {
+    throw new TabsightError(Code.STALE_LABEL, 'the page has changed since the annotation');
+  }
+  const before = await chrome.tabs.get(tabId);
+  const documentBefore = await inPage(tabId, 'watch', selector ?? null);
+  signal.throwIfAborted();
+
+  const did = await handler(tabId, { selector, point, to }, params, signal);
+  const after = await settle(tabId, documentBefore, signal);
+  // what the action made of its target, which its labels follow (page-library/labels.js)
+  const followed = selector && !after.navigated ? await inPageIfLoaded(tabId, 'followed') : null;
+  return {
+    ...did,
+    url: after.url,
+    title: after.title,
+    navigated: after.navigated || after.url !== tabUrl(before),
+    ...(after.dom ? { dom: after.dom } : {}),
+    ...(followed ? { followed } : {}),
+  };
+}

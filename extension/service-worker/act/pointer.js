@@ -1,0 +1,270 @@
+// The pointer's actions: click, hover, scroll and drag.
+//
+// A click or hover acts on the element it names, or on nothing: the page
+// side guards the target from aiming to the end (page-library/api.js `aim`: events
+// that would reach another element are stopped before the page sees them),
+// the point is hit-tested again between the move and the press, and a
+// target the page moved meanwhile is located again and tried once more;
+// then the action is refused, naming what is at the point instead.
+
+import { onEvent, send, withDebugger } from '../cdp.js';
+import { keepingUserFocus } from '../user-focus.js';
+import { Code, TabsightError, badRequest } from '../errors.js';
+import { inPage, inPageIfLoaded } from '../page-library-calls.js';
+import { enumParam, intParam } from '../params.js';
+import { IS_MAC, LEFT_CLICK, MODIFIERS, mouse } from './input-events.js';
+import { locateTarget, targetName, viewportParam } from './targets.js';
+import { abortable, exclusive, sleep, within } from './waits.js';
+
+export async function clickAction(tabId, { selector, point }, params, signal) {
+  if (!selector && !point) throw badRequest('click needs a target: label, selector, or x and y');
+  const press = pressParam(params);
+  return exclusive(tabId, () => pointerAction(tabId, 'click', selector, point, viewportParam(params), press, signal));
+}
+
+export async function hoverAction(tabId, { selector, point }, params, signal) {
+  if (!selector && !point) throw badRequest('hover needs a target: label, selector, or x and y');
+  return exclusive(tabId, () => pointerAction(tabId, 'hover', selector, point, viewportParam(params), null, signal));
+}
+
+export async function scrollAction(tabId, { selector, point }, params, signal) {
+  if (selector) {
+    const { target } = await locateTarget(tabId, selector, null);
+    return { did: 'scrolled the element into view', target };
+  }
+  const deltaX = intParam(params, 'delta_x', -100_000, 100_000, 0);
+  const deltaY = intParam(params, 'delta_y', -100_000, 100_000, 0);
+  const tab = await chrome.tabs.get(tabId);
+  const at = point ?? { x: tab.width / 2, y: tab.height / 2 };
+  await withDebugger(tabId, () => send(tabId, 'Input.dispatchMouseEvent',
+    { type: 'mouseWheel', x: at.x, y: at.y, deltaX, deltaY }, signal));
+  return { did: `scrolled by (${deltaX}, ${deltaY})`, target: null };
+}
+
+export async function dragAction(tabId, { selector, point, to }, params, signal) {
+  if (!selector && !point) throw badRequest('drag needs a source: label, selector, or x and y');
+  const viewport = viewportParam(params);
+  return exclusive(tabId, () => withDebugger(tabId, () => drag(tabId, { selector, point }, to, viewport, signal)));
+}
+
+// click / hover: aim (locate and guard), move, check the point still hits
+// the target, press and release (click), and read what the guard saw. A
+// miss on the first try (the page moved the target, or covered it, as the
+// pointer came or as it pressed) is tried once more from a fresh locate.
+export async function pointerAction(tabId, action, selector, point, viewport, press, signal) {
+  signal?.throwIfAborted(); // cancelled while it waited its turn
+  // Attached before locating: in a headed browser the first attachment's
+  // debugging bar resizes the page, and that has settled (cdp.js) before
+  // anything is measured, so the point holds until the press.
+  return withDebugger(tabId, () => (action === 'click'
+    ? keepingChoosersClosed(tabId, () => aimAndPress(tabId, action, selector, point, viewport, press, signal))
+    : aimAndPress(tabId, action, selector, point, viewport, press, signal)));
+}
+
+// A click that opens a file chooser opens none: choosers are intercepted
+// meanwhile (as upload does), so no dialog the agent can neither see nor
+// use comes up on the user's screen; the answer says the click opened one,
+// and that upload answers it. (A chooser a page opens later, after a step
+// of its own, shows as it would.)
+async function keepingChoosersClosed(tabId, click) {
+  let opened = false;
+  const stopListening = onEvent(tabId, (method) => {
+    if (method === 'Page.fileChooserOpened') opened = true;
+  });
+  try {
+    await send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
+    const clicked = await click();
+    return opened ? { ...clicked, file_chooser: 'the click opened a file chooser, kept closed: to choose files, ' +
+      'use action upload with this target and files' } : clicked;
+  } finally {
+    stopListening();
+    await send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: false }).catch(() => {});
+  }
+}
+
+// A click's button, count and held keys (click_count 2: a double-click, as a
+// user makes it: two presses, the second with clickCount 2, so the page gets
+// click, click and dblclick). A plain left click when the request says none.
+const BUTTONS = ['left', 'right', 'middle'];
+const CLICK_MODIFIERS = ['Alt', 'Control', 'Meta', 'Shift', 'ControlOrMeta'];
+function pressParam(params) {
+  const button = params.button === undefined ? 'left' : enumParam(params, 'button', BUTTONS);
+  const clickCount = intParam(params, 'click_count', 1, 3, 1);
+  const names = params.modifiers ?? [];
+  if (!Array.isArray(names) || names.some((name) => !CLICK_MODIFIERS.includes(name))) {
+    throw badRequest(`Invalid modifiers: ${JSON.stringify(names).slice(0, 200)} (allowed: a list of ${CLICK_MODIFIERS.join(', ')})`);
+  }
+  const held = [...new Set(names.map((name) => (name === 'ControlOrMeta' ? (IS_MAC ? 'Meta' : 'Control') : name)))];
+  return { button, clickCount, held, modifiers: held.reduce((bits, name) => bits | MODIFIERS[name], 0) };
+}
+
+// "double-click", "right-click with Shift": how the answer names a click.
+function clickName({ button, clickCount, held }) {
+  const count = ['', '', 'double-', 'triple-'][clickCount];
+  const kind = button === 'left' ? `${count}click` : `${button} ${count}click`;
+  return held.length ? `${kind} with ${held.join('+')}` : kind;
+}
+
+export async function aimAndPress(tabId, action, selector, point, viewport, clickPress, signal) {
+  const press = action === 'click' ? clickPress ?? LEFT_CLICK : null;
+  let moved = null; // the first try's miss: what was at the point instead
+  for (let attempt = 1; ; attempt++) {
+    const aimed = await abortable(inPage(tabId, 'aim', selector, point, action, press && {
+      button: press.button, count: press.clickCount,
+    }), signal);
+    if (aimed.error) {
+      throw new TabsightError(aimed.error, moved ? `${aimed.message} (${movedNote(moved)})` : aimed.message);
+    }
+    const { x, y, guard, target } = aimed;
+    const where = `(${Math.round(x)}, ${Math.round(y)})`;
+    let outcome = {};
+    let report = null;
+    try {
+      if (!selector) sameViewport(viewport, aimed.viewport, where);
+      await mouse(tabId, 'mouseMoved', x, y, signal, press ?? LEFT_CLICK);
+      const check = selector ? await abortable(inPage(tabId, 'checkHit', guard), signal) : { ok: true };
+      if (!check.ok) {
+        outcome = { missed: { when: 'move', ...check } };
+      } else if (action === 'click') {
+        await keepingUserFocus(tabId, async () => {
+          for (let count = 1; count <= press.clickCount; count++) {
+            await mouse(tabId, 'mousePressed', x, y, signal, { ...press, clickCount: count });
+            await mouse(tabId, 'mouseReleased', x, y, signal, { ...press, clickCount: count });
+          }
+        });
+      }
+    } finally {
+      report = await abortable(inPageIfLoaded(tabId, 'disarm', guard), signal).catch(() => null);
+    }
+    // a miss after the check: the press made the page move it (the guard held the events back)
+    const missed = outcome.missed ?? (report?.blocked ? { ...report.blocked, when: 'press' } : null);
+    if (!missed) {
+      const notes = [moved && movedNote(moved),
+        report?.browser_menu_kept_closed && "the page opened no menu of its own, and the browser's was kept closed"];
+      const said = notes.filter(Boolean).join('; ');
+      const did = `${press ? clickName(press) : action} at ${where}${said ? ` (${said})` : ''}`;
+      return selector ? { did, target } : { did, target, received: report?.received ?? null };
+    }
+    if (attempt === 1) {
+      moved = { ...missed, where };
+      continue;
+    }
+    throw new TabsightError(Code.ELEMENT_COVERED, missedMessage(action, selector, target, missed, where));
+  }
+}
+
+// drag: press on the source, move to the destination in steps, release
+// there. The first move goes just past the distance at which browsers and
+// libraries take a press for a drag (SortableJS, HTML5 drag and drop), the
+// rest in steps, since pages follow the pointer move by move. With drag
+// interception on, an HTML5 drag the moves start (a draggable element, a
+// dragstart the page did not cancel) comes back as its drag data
+// (Input.dragIntercepted): Chromium runs no native drag for input from
+// the debugger, so that drag goes on as drag events (dragenter, dragover,
+// drop) dispatched at the same steps. Either way nothing is left behind:
+// interception is switched off again, and a drag cut short (an error, a
+// cancelled call) is released or cancelled.
+async function drag(tabId, source, destination, viewport, signal) {
+  signal?.throwIfAborted(); // cancelled while it waited its turn
+  const aimed = await abortable(inPage(tabId, 'aimDrag', source.selector, source.point,
+    destination.selector, destination.point), signal);
+  if (aimed.error) throw new TabsightError(aimed.error, aimed.message);
+  const { from, to } = aimed;
+  const path = `from (${Math.round(from.x)}, ${Math.round(from.y)}) to (${Math.round(to.x)}, ${Math.round(to.y)})`;
+  if (source.point || destination.point) sameViewport(viewport, aimed.viewport, path);
+  const steps = dragSteps(from, to);
+  let intercepted = null;
+  let gotData = null;
+  const dataCame = new Promise((resolve) => { gotData = resolve; });
+  const stopListening = onEvent(tabId, (method, event) => {
+    if (method === 'Input.dragIntercepted') gotData(event.data);
+  });
+  let pressed = false;
+  let at = from;
+  try {
+    await send(tabId, 'Input.setInterceptDrags', { enabled: true }, signal);
+    await mouse(tabId, 'mouseMoved', from.x, from.y, signal, LEFT_CLICK);
+    await keepingUserFocus(tabId, () => mouse(tabId, 'mousePressed', from.x, from.y, signal, LEFT_CLICK));
+    pressed = true;
+    [at] = steps;
+    await mouse(tabId, 'mouseMoved', at.x, at.y, signal, HELD);
+    const started = await abortable(inPage(tabId, 'dragStarted'), signal);
+    if (started) intercepted = await abortable(within(dataCame, INTERCEPT_WAIT_MS), signal);
+    if (intercepted) await dragEvent(tabId, 'dragEnter', at, intercepted, signal);
+    for (at of steps.slice(1)) {
+      await sleep(STEP_MS, signal);
+      await (intercepted ? dragEvent(tabId, 'dragOver', at, intercepted, signal)
+        : mouse(tabId, 'mouseMoved', at.x, at.y, signal, HELD));
+    }
+    await sleep(STEP_MS, signal);
+    await (intercepted ? dragEvent(tabId, 'drop', to, intercepted, signal)
+      : mouse(tabId, 'mouseReleased', to.x, to.y, signal, LEFT_CLICK));
+    pressed = false;
+  } finally {
+    stopListening();
+    if (pressed) {
+      // cut short: a drag the page saw start is cancelled, a press released where the pointer is
+      await (intercepted ? dragEvent(tabId, 'dragCancel', at, { items: [], dragOperationsMask: 0xFFFF })
+        : mouse(tabId, 'mouseReleased', at.x, at.y, undefined, LEFT_CLICK)).catch(() => {});
+    }
+    await send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
+  }
+  return {
+    did: `dragged ${path}`,
+    source: aimed.source,
+    destination: aimed.destination,
+    html5_drag: intercepted !== null,
+  };
+}
+
+// The points a drag's pointer passes: past the drag threshold first, then
+// in even steps to the destination (a short drag: in one).
+const DRAG_THRESHOLD_PX = 10;
+const DRAG_STEPS = 10;
+// A frame between steps, as a hand's moves come: pages follow the pointer
+// by frames, and some ignore moves that come sooner after a change
+// (SortableJS, for 30 ms after each move of an item).
+const STEP_MS = 16;
+// How long the drag data of a drag the page started may take to come.
+const INTERCEPT_WAIT_MS = 2000;
+// A move with the left button held.
+const HELD = { ...LEFT_CLICK, buttons: 1 };
+
+function dragSteps(from, to) {
+  const length = Math.hypot(to.x - from.x, to.y - from.y);
+  if (length <= DRAG_THRESHOLD_PX) return [to];
+  const along = (share) => ({ x: from.x + (to.x - from.x) * share, y: from.y + (to.y - from.y) * share });
+  const first = DRAG_THRESHOLD_PX / length;
+  return [along(first), ...Array.from({ length: DRAG_STEPS }, (_, i) => along(first + ((1 - first) * (i + 1)) / DRAG_STEPS))];
+}
+
+function dragEvent(tabId, type, { x, y }, data, signal) {
+  return send(tabId, 'Input.dispatchDragEvent', { type, x, y, data }, signal);
+}
+
+// A point comes from a screenshot: it means the same place only in a
+// viewport of that screenshot's size (a bar that came or went since, or a
+// resized window, moves whatever is laid out from the bottom or the right).
+function sameViewport(expected, now, where) {
+  if (!expected || (expected.width === now.width && expected.height === now.height)) return;
+  throw new TabsightError(Code.VIEWPORT_CHANGED,
+    `Did not act at ${where}: the viewport is ${now.width}x${now.height} now, and was ` +
+    `${expected.width}x${expected.height} in the screenshot these coordinates came from.`);
+}
+
+function movedNote(moved) {
+  return `located it again: at ${moved.where} the page had put ${moved.now ?? moved.hit}`;
+}
+
+function missedMessage(action, selector, target, missed, where) {
+  const named = `${targetName(selector)}${target ? ` (<${target.tag}>${target.name ? ` ${JSON.stringify(target.name)}` : ''})` : ''}`;
+  if (missed.when === 'move' && missed.gone) {
+    return `Did not ${action} ${named}: the page removed it as the pointer came, twice; ${missed.hit} is at ${where} now.`;
+  }
+  if (missed.when === 'press') {
+    return `Did not ${action} ${named}: the page ${missed.gone ? 'replaced' : 'moved'} it as it was pressed, twice; ` +
+      `at ${where} there is ${missed.now} now (its ${missed.types.join(', ')} were kept from the page).`;
+  }
+  return `Did not ${action} ${named}: at ${where} there is ${missed.hit} now, not it; ` +
+    'the page moved or covered it as the pointer came, also after it was located a second time.';
+}
