@@ -47,7 +47,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import bounded, pagecontent, redact
+from .. import bounded, images, pagecontent, redact
 from ..errors import BrowserError, Code
 from ..session import autoshot
 from ..session.state import Session
@@ -58,6 +58,9 @@ if TYPE_CHECKING:
     Content = types.TextContent | types.ImageContent
 
 log = logging.getLogger("tabsight.front")
+
+#: how screenshot_mode's screenshot is taken
+AUTOMATIC = images.ENCODINGS["automatic"]
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,7 @@ class Response:
             return self._unavailable(refusal)
         try:
             client, tab_id = await session.browsers.tab()
-            shot = await client.capture(tab_id, "jpeg", autoshot.QUALITY)
+            shot = await client.capture(tab_id, AUTOMATIC.format, AUTOMATIC.quality)
         except BrowserError as exc:
             if exc.code == Code.NO_TAB:
                 return self._unavailable("no tracked tab")
@@ -168,7 +171,7 @@ class Response:
         shots.took_one()
         self.screenshot = shot.image
         session.screenshots.saw_viewport(client.id, tab_id, shot.viewport)
-        return self._image(Image(shot.image, "image/jpeg"))
+        return self._image(Image(shot.image, AUTOMATIC.mime_type))
 
     def _unavailable(self, reason: str) -> Content:
         return self._text(f"[Screenshot unavailable: {reason}]")
