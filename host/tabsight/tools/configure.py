@@ -8,9 +8,10 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from .. import bounded
+from ..alerts import TAXONOMY, EventFilter
 from ..session.autoshot import CaptureSettings
 from ..session.state import Session
-from ..session.streaming import EventFilter, StreamConfig
+from ..session.streaming import StreamConfig
 from .base import Params, Tool
 from .emulation import EmulationParams, emulate
 from .response import Response
@@ -62,7 +63,9 @@ class ConfigureParams(Params):
     )
     throttle_seconds: int = Field(default=5, ge=1, le=60, description="streaming: at most one notification per this.")
     url_filter: str = Field(
-        default="", max_length=2048, description="streaming: network and performance alerts only for URLs containing this."
+        default="", max_length=2048,
+        description=f"streaming: {', '.join(c.name for c in TAXONOMY if c.url_filtered)} alerts only for URLs "
+        "containing this.",
     )
     severity_min: Literal["info", "warning", "error"] = Field(default="warning", description="streaming: lowest severity.")
     max_answer_chars: int | None = Field(
