@@ -332,7 +332,7 @@ async def _on_element(
             raise ToolError(f"label {named.number} is on tab {named.annotation.tab_id}, not tab {tab_id}")
         client, tab_id = await session.browsers.tab(named.annotation.tab_id)
         if client.id != named.annotation.browser:
-            raise ToolError(_stale(named, "the session now works with another browser"))
+            raise _stale(named, "the session now works with another browser")
     else:
         client, tab_id = await session.browsers.tab(tab_id, acting=True)
     source, marked = _end(session, client.id, tab_id, label, target)
@@ -349,11 +349,11 @@ async def _on_element(
     except BrowserError as exc:
         if exc.code == Code.STALE_LABEL and marked:
             by_selector = marked is not label and marked is not to_label
-            raise ToolError(_stale(marked, f"the page has changed since: {exc.message}", by_selector)) from None
+            raise _stale(marked, f"the page has changed since: {exc.message}", by_selector) from None
         # (with a selector given too, the selector may be what matched nothing)
         plain = target.selector is not None or (to is not None and to.selector is not None)
         if exc.code in (Code.ELEMENT_NOT_FOUND, Code.AMBIGUOUS_SELECTOR) and named and not plain:
-            raise ToolError(_stale(named, f"its element is gone ({exc.message})")) from None
+            raise _stale(named, f"its element is gone ({exc.message})") from None
         raise
     now = _label_now(session, client.id, tab_id, result.pop("followed", None))
     return {**({"label": label.number} if label else {}), **({"to_label": to_label.number} if to_label else {}),
@@ -397,7 +397,7 @@ async def _fill(session: Session, params: InteractParams, response: Response) ->
             where = f"fields[{number - 1}] ({field.named}): "
             if isinstance(exc, BrowserError):  # the browser's words, which may quote the page: still its error
                 raise BrowserError(exc.code, f"{where}{exc.message}{filled}") from None
-            raise ToolError(f"{where}{exc}{filled}") from None
+            raise ToolError(f"{where}{exc}{filled}", exc.code) from None
         done.append({"field": field.named, "value": result.get("value"),
                      **({"text": result["text"]} if "text" in result else {}), "did": result["did"],
                      **({"label_now": result["label_now"]} if "label_now" in result else {})})
@@ -464,12 +464,10 @@ def _dump(data: bytes, name: str) -> None:
         log.warning("could not write %s to TABSIGHT_SCREENSHOT_DIR: %s", name, exc)
 
 
-def _stale(label: Label, why: str, by_selector: bool = False) -> str:
+def _stale(label: Label, why: str, by_selector: bool = False) -> ToolError:
+    """The refusal of a label that no longer stands for its element (its hint asks for fresh labels)."""
     named = f"Selector {label.selector} (label {label.number})" if by_selector else f"Label {label.number}"
-    return (
-        f"{named} is from the annotation of {label.annotation.url}, and {why}. "
-        "Call observe({what:'page', annotate_screenshot:true}) for fresh labels."
-    )
+    return ToolError(f"{named} is from the annotation of {label.annotation.url}, and {why}.", Code.STALE_LABEL)
 
 
 TOOL = Tool(

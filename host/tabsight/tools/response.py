@@ -22,8 +22,8 @@ this order:
 Only the regions hold what pages wrote; the ``_notes`` block, the ``_alerts``
 label and the bracketed lines are tabsight's own, outside them, where no
 page text can be. An error from the browser has its message (which may quote
-an element's name or a URL) as a region, the tool's prefix and the hint
-outside it.
+an element's name or a URL) as a region, the tool's prefix, the hint and
+the code outside it (``refusal``).
 
 It masks secrets (``tabsight.redact``) in every string the JSON, the
 notes and the alerts carry, keys included, whatever their shape (a script's
@@ -141,14 +141,17 @@ class Response:
         return types.CallToolResult(content=content)
 
     @staticmethod
-    def error(prefix: str, message: str, hint: str = "", quotes_page: bool = False) -> types.CallToolResult:
-        """An isError result: the tool's ``prefix``, the ``message``, what to do about it (``hint``). The message
-        may quote a page's URL or text, so secrets in it are masked; one that ``quotes_page`` (the browser's: an
-        element's name, a URL) is a page-content region, between tabsight's prefix and hint."""
+    def error(
+        prefix: str, message: str, hint: str = "", code: Code | None = None, quotes_page: bool = False
+    ) -> types.CallToolResult:
+        """An isError result: the tool's ``prefix``, the ``message``, what to do about it (``hint``), its ``code``
+        (``refusal``). The message may quote a page's URL or text, so secrets in it are masked; one that
+        ``quotes_page`` (the browser's: an element's name, a URL) is a page-content region, between tabsight's
+        prefix and hint."""
         import mcp_types as types
 
         message = bounded.cap(redact.text(message), bounded.ANSWER_CHARS)
-        text = prefix + (pagecontent.mark(message) if quotes_page else message) + (f" {hint}" if hint else "")
+        text = refusal(prefix, pagecontent.mark(message) if quotes_page else message, hint, code)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
     async def _automatic_screenshot(self, session: Session) -> Content:
@@ -198,6 +201,14 @@ def masked(value: Any, budget: int) -> Any:
     laid out (``page_fields``, ``page_text``), and stays as it is: masked as one text, a page's name next to a
     selector could read as ``name: value``."""
     return value if isinstance(value, str) else redact.data(value, budget)
+
+
+def refusal(prefix: str, message: str, hint: str = "", code: Code | None = None) -> str:
+    """What the agent reads of a failed call: the tool's prefix, the message, what to do about it, and the
+    failure's code last, in brackets (``... [tab_busy]``): the one form of every failure that has a code
+    (docs/wire-protocol.md), a word a script can match where the sentence may change. A suffix, so that the
+    screenshot tool's failures still begin with BrowserLoop's words."""
+    return prefix + message + (f" {hint}" if hint else "") + (f" [{code}]" if code else "")
 
 
 def _serialised(data: Any) -> str:
