@@ -550,4 +550,3 @@ def _short(url: str) -> str:
 
 def _metric(metric: str, value: float) -> str:
     return f"{value:.3f}" if metric == "cls" else f"{round(value)} ms"
-

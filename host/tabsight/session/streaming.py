@@ -11,8 +11,10 @@ Every alert the host reports reaches both paths, independently:
   ``throttle_seconds`` (what comes inside the window is batched, up to
   BATCH_MAX, and a timer flushes it when the window ends), at most
   MINUTE_CAP a minute, and the same ``category:title`` not again within
-  DEDUP_SECONDS (a cache of at most DEDUP_MAX keys). The categories and what
-each ``events`` value lets through are ``tabsight.alerts``'.
+  DEDUP_SECONDS (a cache of at most DEDUP_MAX keys).
+
+The alert categories, and what each ``events`` value lets through, are
+listed once in ``tabsight.alerts``.
 
 ``StreamPolicy`` is the decision logic with the time passed in, so it is
 tested on a fake clock; ``Streamer`` runs it on the event loop.

@@ -157,9 +157,9 @@ class Response:
     async def _automatic_screenshot(self, session: Session) -> Content:
         """screenshot_mode's screenshot of the tracked tab, or the text saying why there is none."""
         shots = session.autoshots
-        refusal = shots.refusal()
-        if refusal:
-            return self._unavailable(refusal)
+        refused = shots.refusal()
+        if refused:
+            return self._unavailable(refused)
         try:
             client, tab_id = await session.browsers.tab()
             shot = await client.capture(tab_id, AUTOMATIC.format, AUTOMATIC.quality)
