@@ -55,6 +55,7 @@ async def test_a_label_from_before_a_hash_route_render_is_refused_and_ticks_noth
         assert f"Label {milk['label']} is from the annotation of {site.url('/list-app.html')}" in message
         assert f"label {milk['label']} is stale: observe again" in message
         assert "observe({what:'page', annotate_screenshot:true})" in message
+        assert message.endswith("for fresh labels. [stale_label]")  # the refusal's code, last
         assert await page_state(client) == {"toggled": [], "renders": 2, "ticked": []}
 
         # observing again gives labels for the list as it is now

@@ -59,6 +59,7 @@ async def test_each_agent_works_in_a_tab_of_its_own_and_acts_on_anothers_only_on
             "action": "navigate", "url": site.url("/other.html"), "tab_id": theirs["id"]}))
         assert f"Tab {theirs['id']} belongs to alpha (session " in message
         assert "configure({action:'take_over', tab_id})" in message
+        assert message.endswith(" [tab_owned]")  # the refusal's code, last
         assert payload(await alpha.call_tool("observe", {"what": "page"}))["url"].endswith("/index.html")
 
         # beta takes it over, when it asks: both answers say so
@@ -91,7 +92,7 @@ async def test_a_shared_tab_is_leased_to_the_agent_acting_there_and_the_other_fa
             assert lease == {"session": lease["session"], "client": "alpha", "until": "while its action runs"}
             busy = refusal(await beta.call_tool("interact", {"action": "click", "selector": "#target"}))
             assert f"Tab {shared} is in use by alpha (session " in busy and "while its action runs" in busy
-            assert "on_busy:'wait'" in busy
+            assert "on_busy:'wait'" in busy and busy.endswith(" [tab_busy]")
             # observing is never blocked
             assert payload(await beta.call_tool("observe", {"what": "page"}))["url"].endswith("/clicks.html")
 

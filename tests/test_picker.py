@@ -20,6 +20,7 @@ from harness.calls import payload
 from PIL import Image
 
 from tabsight.nativehost.picks import MAX_PICKS, Picks
+from tabsight.times import wall_time
 
 #: the pick's steps are seen in the page within this (generous: a busy machine)
 STEP_S = 20
@@ -167,7 +168,7 @@ def test_a_pick_is_an_alert_naming_the_element_the_page_and_the_note():
     assert "selector #save" in alert.detail and alert.tab_id == 7
     (kept,) = picks.query()["items"]
     assert kept["bounds"] == {"x": 200, "y": 150, "width": 160, "height": 60}
-    assert kept["time"] == "1970-01-01T00:00:00.000Z" and kept["image"]["width"] == 160
+    assert kept["time"] == wall_time(0.0, "milliseconds") and kept["image"]["width"] == 160
 
 
 def test_a_pick_without_name_or_note_says_so_briefly_and_secrets_in_a_note_are_masked():

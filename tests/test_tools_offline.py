@@ -94,7 +94,7 @@ async def test_screenshot_retries_a_refused_connection_then_says_so(monkeypatch)
     assert result.is_error
     text = refusal(result)
     assert text.startswith("Screenshot capture failed: net::ERR_CONNECTION_REFUSED")
-    assert text.endswith(HINTS[Code.NAVIGATION_FAILED])
+    assert text.endswith(f"{HINTS[Code.NAVIGATION_FAILED]} [navigation_failed]")
     assert len(browser.methods("capture.url")) == screenshot.DEFAULTS.retry_count + 1
 
 
@@ -138,7 +138,18 @@ async def test_annotated_observe_draws_on_the_capture_and_labels_act_on_their_el
 
     await call(session, "interact", {"action": "navigate", "url": "http://127.0.0.1/other"})
     stale = await call(session, "interact", {"action": "click", "label": 1})
-    assert stale.is_error and "Label 1 is from the annotation of http://127.0.0.1/fake" in stale.content[0].text
+    assert refusal(stale).startswith("Label 1 is from the annotation of http://127.0.0.1/fake, and the page has "
+                                     "changed since")
+    assert refusal(stale).endswith(f"{HINTS[Code.STALE_LABEL]} [stale_label]")
+
+
+async def test_a_label_of_no_annotation_is_stale_and_said_so_by_its_code_even_in_a_fill():
+    session = fake_session(FakeBrowser())
+    click = refusal(await call(session, "interact", {"action": "click", "label": 1}))
+    assert click == f"No annotation in this session yet: no label stands for an element. {HINTS[Code.STALE_LABEL]} " \
+                    "[stale_label]"
+    fill = refusal(await call(session, "interact", {"action": "fill", "fields": [{"label": 2, "value": "x"}]}))
+    assert fill.startswith("fields[0] (label 2): No annotation in this session yet") and fill.endswith(" [stale_label]")
 
 
 async def test_a_label_the_action_changed_is_answered_as_its_annotation_entry_now():
@@ -206,7 +217,7 @@ async def test_configure_track_picks_a_tab_or_says_which_exist():
     browser.tabs.append({"id": 8, "title": "Second", "url": "http://127.0.0.1/second"})
     session = fake_session(browser)
     missing = await call(session, "configure", {"action": "track", "tab_id": 99})
-    assert missing.is_error and "No tab with id 99" in missing.content[0].text
+    assert refusal(missing) == f"No tab with id 99. {HINTS[Code.NO_TAB]} [no_tab]"
     tracked = await call(session, "configure", {"action": "track", "tab_id": 8})
     assert json_of(tracked.content[0])["tracked"]["title"] == "Second"
     await call(session, "observe", {"what": "page"})
@@ -297,12 +308,12 @@ async def test_the_builder_counts_what_an_answer_weighs():
     assert response.size.text_chars == len(result.content[1].text)
 
 
-async def test_a_browser_error_reads_as_its_message_and_what_to_do():
+async def test_a_browser_error_reads_as_its_message_what_to_do_and_its_code():
     browser = FakeBrowser()
     browser.failures["element.act"] = (Code.ELEMENT_COVERED, "#save is covered by div.cookie-banner")
     result = await call(fake_session(browser), "interact", {"action": "click", "selector": "#save"})
     assert result.is_error
-    assert refusal(result) == f"#save is covered by div.cookie-banner {HINTS[Code.ELEMENT_COVERED]}"
+    assert refusal(result) == f"#save is covered by div.cookie-banner {HINTS[Code.ELEMENT_COVERED]} [element_covered]"
 
 
 async def test_after_a_restart_of_the_same_browser_its_focused_tab_is_taken_with_a_note_and_input_waits_a_look():
@@ -383,4 +394,4 @@ async def test_with_no_browser_and_never_launching_one_the_answer_says_each_step
     message = refusal(await call(session, "observe", {"what": "page"}))
     assert "No browser is connected to tabsight" in message and "tabsight install" in message
     assert message.count("tabsight doctor") == 1, message
-    assert message.rstrip().endswith("`tabsight doctor` names the missing link."), message
+    assert message.endswith("`tabsight doctor` names the missing link. [no_browser]"), message

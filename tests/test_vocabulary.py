@@ -1,4 +1,5 @@
-"""One contract on both sides of the browser boundary: error codes and method names, and clear launch failures."""
+"""One contract on both sides of the browser boundary: error codes, alert categories and method names, and clear
+launch failures."""
 
 from __future__ import annotations
 
@@ -10,12 +11,18 @@ from conftest import front_env, front_params, mcp_client
 from harness.calls import refusal
 from mcp.client.stdio import stdio_client
 
+import tabsight
+from tabsight.alerts import CATEGORIES, EVENTS, TAXONOMY
 from tabsight.errors import HINTS, Code
 from tabsight.nativehost.router import Host
 from tabsight.paths import extension_dir
 from tabsight.protocol.methods import EXTENSION, HOST
+from tabsight.session.streaming import BATCH
+from tabsight.tools.configure import ConfigureParams
 
 EXTENSION_DIR = extension_dir()
+PACKAGE = Path(tabsight.__file__).parent
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def js(name: str) -> str:
@@ -43,6 +50,28 @@ def test_the_extension_names_codes_only_through_the_vocabulary():
     page_side = "".join(path.read_text() for path in EXTENSION_DIR.glob("page-library/*.js"))
     written_out = set(re.findall(r"error: '([a-z_]+)'", page_side))
     assert written_out and written_out <= {code.value for code in Code}
+
+
+def test_the_alert_categories_made_filtered_and_documented_are_the_taxonomys():
+    # made: the category of every alert the host's detectors and a front's stream put together
+    made = set()
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text()
+        made |= set(re.findall(r'\bAlert\(\s*"(\w+)"', text)) | set(re.findall(r'"category": "(\w+)"', text))
+    assert made == set(CATEGORIES) and BATCH not in EVENTS  # a batch sums alerts up: it is none of them
+    # filtered: what configure streaming's events take
+    assert ConfigureParams.model_json_schema()["properties"]["events"]["items"]["enum"] == list(EVENTS)
+    # documented: docs/wire-protocol.md's table, row for row, and the README's events
+    doc = (ROOT / "docs" / "wire-protocol.md").read_text()
+    table = re.search(r"### Alert categories\n.*?\|---[|-]*\n((?:\|[^\n]*\n)+)", doc, re.DOTALL).group(1)
+    documented = [[cell.strip() for cell in line.strip().strip("|").split(" | ")] for line in table.splitlines()]
+    assert documented == [
+        [f"`{c.name}`", c.made_by, c.meaning, ", ".join(f"`{e}`" for e in (c.name, *c.under, "all")),
+         "yes" if c.url_filtered else "no"]
+        for c in TAXONOMY
+    ]
+    streaming = re.search(r"`events`: (.*?); `url_filter`", (ROOT / "README.md").read_text(), re.DOTALL).group(1)
+    assert sorted(re.findall(r"`(\w+)`", streaming)) == sorted(EVENTS)
 
 
 def test_the_extension_serves_exactly_the_extension_methods_and_the_host_the_rest():

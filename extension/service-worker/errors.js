@@ -1,7 +1,9 @@
 // tabsight's error vocabulary: the codes of the wire protocol's error frames
 // (docs/wire-protocol.md), and the mapping of anything a handler throws onto
 // them. host/tabsight/errors.py defines the same codes under the same names,
-// with what an agent can do about each; a test keeps the two lists equal.
+// with what an agent can do about each; a test keeps the two lists equal. A
+// message here is a sentence without its code: the front adds the hint and
+// the code when it lays the failure out for the agent.
 
 export const Code = Object.freeze({
   BAD_REQUEST: 'bad_request',

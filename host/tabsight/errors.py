@@ -5,7 +5,8 @@ A code travels in the ``error`` frames of the wire protocol
 ``extension/service-worker/errors.js`` defines the same codes under the same names
 (``Code.ELEMENT_NOT_FOUND`` there is ``Code.ELEMENT_NOT_FOUND`` here); a test
 keeps the two lists equal. The hint is what an agent can do next: the front
-appends it to the message of every failed tool call.
+appends it to the message of every failed tool call, and the code after it
+(``tools/response.py``: ``refusal``).
 """
 
 from __future__ import annotations
@@ -134,13 +135,19 @@ class BrowserError(Exception):
     def hint(self) -> str:
         return HINTS[self.code]
 
-    def explained(self) -> str:
-        """The message and what to do about it, for the agent."""
-        return f"{self.message} {self.hint}"
-
 
 class ToolError(Exception):
-    """An error for the agent to read, worded by the tool: what was wrong and how to recover."""
+    """An error for the agent to read, worded by the tool: what was wrong and how to recover. One with a ``code``
+    is a failure of the vocabulary's that the front finds itself (a label gone stale): the code's hint says how to
+    recover, after the words."""
+
+    def __init__(self, message: str, code: Code | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+
+    @property
+    def hint(self) -> str:
+        return HINTS[self.code] if self.code else ""
 
 
 def _known(code: Code | str) -> Code:

@@ -1,4 +1,10 @@
-"""Screenshots made fit for a vision model: sizes, downscaling, token cost.
+"""Screenshots made fit for a vision model: how each kind is encoded, sizes, downscaling, token cost.
+
+``ENCODINGS`` is the one image policy: for each purpose an image serves (a
+screenshot, an annotated one, the automatic one, a visual diff), the format
+and quality it is captured or encoded in. Tools and the session ask for a
+purpose's encoding here, and ``encode`` is the only code that calls Pillow's
+``save``.
 
 A capture arrives as tiles (one, or a grid for a page too long for one
 image). Images are only decoded and re-encoded when they must shrink, or
@@ -11,18 +17,59 @@ from __future__ import annotations
 import base64
 import io
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from PIL import Image
 
 from . import limits
 
+Format = Literal["webp", "png", "jpeg"]
 MIME_TYPES = {"webp": "image/webp", "png": "image/png", "jpeg": "image/jpeg"}
 
 #: libwebp's effort, 0 (fastest) to 6 (Pillow's default is 4). At 1280x720, quality 80, method 0 encodes in
 #: 17-27 ms where 4 takes 55-85, for 15-32 % more bytes (far fewer than the JPEG 90 it is made from) and the same
 #: fidelity to the page (bench/webp_bench.py, docs/benchmarks.md); a model is billed by pixels, not bytes.
 WEBP_METHOD = 0
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """How the images of one purpose are captured (the browser encodes them) or encoded (here)."""
+
+    format: Format
+    #: 1-100, for jpeg and webp; None for png, which is lossless
+    quality: int | None = None
+    #: Pillow's options beyond the quality, for this format
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def mime_type(self) -> str:
+        return MIME_TYPES[self.format]
+
+
+Purpose = Literal["screenshot", "annotated_capture", "annotated", "automatic", "diff_capture", "diff"]
+
+ENCODINGS: dict[Purpose, Encoding] = {
+    # the screenshot tool's defaults, BrowserLoop's (docs/design.md §3); TABSIGHT_DEFAULT_FORMAT/QUALITY change
+    # them and a call's format and quality override them
+    "screenshot": Encoding("webp", 80),
+    # the capture an annotated screenshot is drawn on: it is decoded and encoded again (annotated), so it is taken
+    # finer than that, for the second pass not to blur the page's text further
+    "annotated_capture": Encoding("jpeg", 90),
+    # the annotated screenshot: a JPEG, which Pillow encodes several times faster than a WebP, at a screenshot's
+    # default quality; 4:4:4, since chroma subsampling would wash the thin coloured boxes and badges out
+    "annotated": Encoding("jpeg", 80, {"subsampling": 0}),
+    # screenshot_mode's screenshot, appended to answers unasked: a glance at the tab, kept small (it rides on every
+    # observe and generate answer) and quick (the browser encodes a JPEG fastest: docs/design.md §1)
+    "automatic": Encoding("jpeg", 60),
+    # the tab now, for a visual diff: lossless, for compression noise not to count as change; it becomes the
+    # session's latest screenshot, the next diff's baseline
+    "diff_capture": Encoding("png"),
+    # the diff image: changes in red over a faded page, for the model to look at, never compared again
+    "diff": Encoding("jpeg", 80),
+}
 
 #: Claude's vision input downsizes larger images to this long edge and area
 #: (docs/design.md §1), and bills about width x height / 750 tokens for what is left.
@@ -54,7 +101,7 @@ def picture(data_b64: str, page_x: float, page_y: float, page_width: float, page
 def fit(
     pictures: list[Picture], fmt: str, quality: int, max_width: int | None, max_height: int | None
 ) -> tuple[list[Picture], float]:
-    """The tiles of one capture, shrunk so that the whole is at most
+    """The tiles of one screenshot, shrunk so that the whole is at most
     ``max_width`` x ``max_height`` pixels (aspect kept), and the scale applied.
 
     Shrunk tiles are laid out again as one image, split only where it is
@@ -80,7 +127,7 @@ def fit(
             tile = canvas.crop((left, top, min(left + limits.MAX_TILE_SIDE, canvas.width), min(top + limits.MAX_TILE_SIDE, canvas.height)))
             shrunk.append(
                 Picture(
-                    encode(tile, fmt, quality),
+                    encode(tile, "screenshot", fmt, quality),
                     tile.width,
                     tile.height,
                     origin.page_x + left * css_per_pixel,
@@ -102,21 +149,27 @@ def grid_size(pictures: list[Picture]) -> tuple[int, int]:
     return width, height
 
 
-def encode(img: Image.Image, fmt: str, quality: int) -> bytes:
+def encode(img: Image.Image, purpose: Purpose, fmt: str | None = None, quality: int | None = None) -> bytes:
+    """``img`` encoded as ``purpose``'s images are; the screenshot tool passes the format and quality a call
+    asked for (the purpose's options apply in the purpose's own format only)."""
+    encoding = ENCODINGS[purpose]
+    fmt = fmt or encoding.format
     out = io.BytesIO()
     if fmt == "png":
         img.save(out, "PNG")
-    elif fmt == "webp":
-        img.save(out, "WEBP", quality=quality, method=WEBP_METHOD)
-    else:
-        img.save(out, "JPEG", quality=quality)
+        return out.getvalue()
+    options = dict(encoding.options) if fmt == encoding.format else {}
+    if fmt == "webp":
+        options["method"] = WEBP_METHOD
+    img.save(out, fmt.upper(), quality=quality or encoding.quality, **options)
     return out.getvalue()
 
 
-def reencoded(pic: Picture, fmt: str, quality: int) -> Picture:
-    """The same picture in another format (a WebP the browser took as a JPEG, which it encodes faster)."""
+def reencoded(pic: Picture, fmt: str, quality: int | None) -> Picture:
+    """The same screenshot in another format (a WebP the browser took as a JPEG, which it encodes faster);
+    ``quality`` None: the screenshot tool's default."""
     with Image.open(io.BytesIO(pic.data)) as img:
-        data = encode(img.convert("RGB"), fmt, quality)
+        data = encode(img.convert("RGB"), "screenshot", fmt, quality)
     return Picture(data, pic.width, pic.height, pic.page_x, pic.page_y, pic.page_width, pic.page_height)
 
 

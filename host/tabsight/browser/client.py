@@ -239,7 +239,7 @@ class BrowserClient:
             if key[1] and latest and latest[0] == key:
                 pictures = latest[1]
             else:
-                pictures = [images.reencoded(pic, format, quality or 80) for pic in shot.pictures]
+                pictures = [images.reencoded(pic, format, quality) for pic in shot.pictures]
                 if key[1]:
                     _encoded[self.transport] = (key, pictures)
             shot = dataclasses.replace(shot, pictures=pictures)

@@ -529,10 +529,8 @@ class BrowserConnection:
                     f"({', '.join(link.hello.host_id or '' for link, _ in found)}); pass 'browser' to say which."
                 )
             if not found:
-                raise ToolError(
-                    f"No tab with id {tab_id}" + (f" in browser {browser!r}" if browser else "")
-                    + ". Call observe({what:'tabs'}) for the open tabs."
-                )
+                raise ToolError(f"No tab with id {tab_id}" + (f" in browser {browser!r}" if browser else "") + ".",
+                                Code.NO_TAB)
             chosen, tab = found[0]
             async with self._lock:
                 if self._link is not chosen:

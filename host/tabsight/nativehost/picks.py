@@ -26,7 +26,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import redact
-from .telemetry import Alert, iso_time
+from ..times import wall_time
+from .telemetry import Alert
 
 MAX_PICKS = 5
 MAX_NOTE = 2000
@@ -103,7 +104,7 @@ class Picks:
         self.last_id = next(self._ids)
         pick: dict[str, Any] = {
             "id": self.last_id,
-            "time": iso_time(self.clock()),
+            "time": wall_time(self.clock(), "milliseconds"),
             "tab_id": report.tab_id,
             "url": redact.url(report.url),
             "title": redact.text(report.title),

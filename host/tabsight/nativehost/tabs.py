@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Code
 from ..protocol.methods import Method
+from ..times import wall_time
 
 log = logging.getLogger("tabsight.host")
 
@@ -110,7 +111,7 @@ class TabClaims:
         lease = self.leases.get(tab_id)
         now = self.clock()
         if lease is not None and lease.holder.session != holder.session and (lease.running or lease.until > now):
-            until = "while its action runs" if lease.running else f"until {_clock_time(lease.until)}"
+            until = "while its action runs" if lease.running else f"until {wall_time(lease.until)}"
             return Refusal(Code.TAB_BUSY, f"Tab {tab_id} is in use by {lease.holder.named} {until} (a lease "
                            f"renewed while it acts, and held {self.lease_seconds:g} s after)")
         if lease is None or lease.holder.session != holder.session:
@@ -185,7 +186,7 @@ class TabClaims:
                 shown["mine"] = True
         lease = self.leases.get(tab_id)
         if lease is not None and (lease.running or lease.until > self.clock()):
-            shown["lease"] = {**lease.holder.wire(), "until": _clock_time(lease.until) if not lease.running
+            shown["lease"] = {**lease.holder.wire(), "until": wall_time(lease.until) if not lease.running
                               else "while its action runs"}
             if lease.holder.session == asking:
                 shown["lease"]["mine"] = True
@@ -228,7 +229,3 @@ class ClaimRequest:
 def is_int(value: object) -> bool:
     """An int that is not a bool (JSON's true is no tab id)."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _clock_time(seconds: float) -> str:
-    return time.strftime("%H:%M:%S", time.localtime(seconds))

@@ -40,7 +40,6 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -48,6 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .. import bounded, redact
 from ..limits import MAX_BODY_CHARS
+from ..times import wall_time
 from .tabs import is_int
 
 MAX_TABS = 50
@@ -163,7 +163,7 @@ class Alert:
     url: str = ""
     tab_id: int | None = None
     source: str = "browser"
-    timestamp: str = field(default_factory=lambda: iso_time(time.time()))
+    timestamp: str = field(default_factory=lambda: wall_time(time.time(), "milliseconds"))
 
     def wire(self) -> dict[str, Any]:
         """As sessions get it: url and tab_id only when the alert has them."""
@@ -517,9 +517,10 @@ class SpikeDetector:
 
 
 def _compact(record: dict[str, Any], keep_tab: bool) -> dict[str, Any]:
-    """A record as an agent reads it: time as HH:MM:SS.mmm (UTC), the tab only when several are listed."""
+    """A record as an agent reads it: its time in ISO 8601 (ms, the host's offset), the tab only when several
+    are listed."""
     out = {k: v for k, v in record.items() if k not in ("time", "final") and (keep_tab or k != "tab_id")}
-    out["time"] = datetime.fromtimestamp(record["time"], timezone.utc).strftime("%H:%M:%S.%f")[:-3]
+    out["time"] = wall_time(record["time"], "milliseconds")
     return out
 
 
@@ -549,7 +550,3 @@ def _short(url: str) -> str:
 
 def _metric(metric: str, value: float) -> str:
     return f"{value:.3f}" if metric == "cls" else f"{round(value)} ms"
-
-
-def iso_time(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -1,10 +1,11 @@
 """screenshot_mode: when an answer ends with a fresh screenshot, without asking.
 
 ``configure({action:"capture", settings:{screenshot_mode}})``: ``on`` ends
-every ``observe`` and ``generate`` answer with a JPEG (q60) of the tracked
-tab; ``errors_only`` only ``observe({what:"errors"})`` answers. Off by
-default, per session. A cooldown (5 s) and a session limit (10) bound the
-cost; whenever no image can be attached, the answer says why instead.
+every ``observe`` and ``generate`` answer with a small JPEG of the tracked
+tab (``images.ENCODINGS["automatic"]``); ``errors_only`` only
+``observe({what:"errors"})`` answers. Off by default, per session. A
+cooldown (5 s) and a session limit (10) bound the cost; whenever no image
+can be attached, the answer says why instead.
 
 This is the policy only; the response builder (``tabsight.tools.response``)
 takes the screenshot and lays it out.
@@ -17,8 +18,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 Mode = Literal["off", "on", "errors_only"]
-#: the JPEG quality of automatic screenshots
-QUALITY = 60
 #: an automatic screenshot larger than this is logged
 LARGE_PAYLOAD = 500 * 1024
 SENSITIVE_NOTE = (

@@ -14,7 +14,7 @@ from typing import Any
 from .. import bounded
 from ..browser.client import BrowserClient
 from ..browser.connection import BrowserConnection
-from ..errors import ToolError
+from ..errors import Code, ToolError
 from .autoshot import AutoScreenshots
 from .streaming import AlertInbox, Streamer
 
@@ -57,17 +57,16 @@ class Labels:
         self.annotation = Annotation(client.id, tab_id, page["document"], page["url"], selectors, annotation_id)
 
     def get(self, number: int) -> Label:
-        """Label ``number`` of the latest annotation, or a ToolError saying how to get one."""
+        """Label ``number`` of the latest annotation; else a label is stale, as one from an annotation before
+        it (or from before the session began) is, and its refusal's hint says how to get a fresh one."""
         if self.annotation is None:
-            raise ToolError(
-                "No annotation in this session yet: call observe({what:'page', annotate_screenshot:true}) "
-                "and use a number from it"
-            )
+            raise ToolError("No annotation in this session yet: no label stands for an element.", Code.STALE_LABEL)
         if not 1 <= number <= len(self.annotation.selectors):
             raise ToolError(
                 f"label {number} is not in the latest annotation, which has labels 1 to "
-                f"{len(self.annotation.selectors)}" if self.annotation.selectors else
-                "The latest annotation has no labels (nothing interactive was in view)"
+                f"{len(self.annotation.selectors)}." if self.annotation.selectors else
+                "The latest annotation has no labels (nothing interactive was in view).",
+                Code.STALE_LABEL,
             )
         return Label(number, self.annotation)
 

@@ -13,6 +13,9 @@ Every alert the host reports reaches both paths, independently:
   MINUTE_CAP a minute, and the same ``category:title`` not again within
   DEDUP_SECONDS (a cache of at most DEDUP_MAX keys).
 
+The alert categories, and what each ``events`` value lets through, are
+listed once in ``tabsight.alerts``.
+
 ``StreamPolicy`` is the decision logic with the time passed in, so it is
 tested on a fake clock; ``Streamer`` runs it on the event loop.
 """
@@ -25,23 +28,12 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-#: ``picked``: the user pointed the agent at an element of a page ("Look at this")
-CATEGORIES = ("errors", "network_errors", "performance", "user_frustration", "security", "regression", "anomaly", "ci",
-              "picked")
-EventFilter = Literal[
-    "errors", "network_errors", "performance", "user_frustration", "security", "regression", "anomaly", "ci", "picked",
-    "all",
-]
-#: an ``events`` value -> the alert categories it lets through
-MATCHES = {name: {name} for name in CATEGORIES} | {
-    "errors": {"errors", "anomaly"},
-    "performance": {"performance", "regression"},
-    "all": set(CATEGORIES),
-}
-#: categories whose alerts carry a URL that ``url_filter`` applies to
-URL_FILTERED = {"network_errors", "performance", "regression", "security"}
+from ..alerts import MATCHES, URL_FILTERED
+
+#: the category of a notification that sums several alerts up (they are its ``alerts``): no alert's, no filter's
+BATCH = "batch"
 SEVERITY = {"info": 0, "warning": 1, "error": 2}
 
 MINUTE_CAP = 12
@@ -191,7 +183,7 @@ def notification(batch: list[dict[str, Any]]) -> dict[str, Any]:
         return batch[0]
     severity = max((a.get("severity", "info") for a in batch), key=SEVERITY.__getitem__)
     return {
-        "category": "batch",
+        "category": BATCH,
         "severity": severity,
         "title": f"{len(batch)} alerts",
         "detail": "\n".join(a.get("title", "") for a in batch[:20]),

@@ -8,12 +8,13 @@ from typing import Literal
 from pydantic import Field
 
 from .. import bounded
+from ..alerts import TAXONOMY, EventFilter
 from ..session.autoshot import CaptureSettings
 from ..session.state import Session
-from ..session.streaming import EventFilter, StreamConfig
+from ..session.streaming import StreamConfig
 from .base import Params, Tool
-from .modes import Mode, OneOf
 from .emulation import EmulationParams, emulate
+from .modes import Mode, OneOf
 from .response import Response
 
 
@@ -138,7 +139,8 @@ TOOL = Tool(
                  "events": "alert categories to push. errors also covers error spikes (anomaly); performance also "
                  "covers regressions; picked: the user pointed at an element (observe what=picked).",
                  "throttle_seconds": "at most one notification per this.",
-                 "url_filter": "network and performance alerts only for URLs containing this.",
+                 "url_filter": f"{', '.join(c.name for c in TAXONOMY if c.url_filtered)} alerts only for URLs "
+                 "containing this.",
                  "severity_min": "lowest severity.",
              }),
         Mode("dialogs", "how alert/confirm/prompt dialogs on the tabs this session acts on are answered "

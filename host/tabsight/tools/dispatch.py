@@ -6,11 +6,11 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BrowserError, ToolError
+from ..errors import BrowserError, Code, ToolError
 from ..paths import FolderError
 from ..session.state import Session
 from . import TOOLS
-from .response import Response
+from .response import Response, refusal
 
 if TYPE_CHECKING:
     import mcp_types as types
@@ -19,12 +19,14 @@ log = logging.getLogger("tabsight.front")
 
 
 class ToolFailure(Exception):
-    """A tool call that failed; its text is what the agent reads: the tool's prefix, the message, and what to do
-    about it."""
+    """A tool call that failed; its text is what the agent reads: the tool's prefix, the message, what to do
+    about it, and its code when it has one."""
 
-    def __init__(self, prefix: str, message: str, hint: str = "", quotes_page: bool = False) -> None:
-        super().__init__(f"{prefix}{message} {hint}" if hint else f"{prefix}{message}")
-        self.prefix, self.message, self.hint = prefix, message, hint
+    def __init__(
+        self, prefix: str, message: str, hint: str = "", code: Code | None = None, quotes_page: bool = False
+    ) -> None:
+        super().__init__(refusal(prefix, message, hint, code))
+        self.prefix, self.message, self.hint, self.code = prefix, message, hint, code
         #: whether the message may quote a page: the browser's messages name elements and URLs
         self.quotes_page = quotes_page
 
@@ -40,10 +42,12 @@ async def run(session: Session, name: str, arguments: dict[str, Any] | None) -> 
         response = Response(tool.name, what=getattr(params, "what", None), quotes_pages=tool.quotes_pages)
         await tool.handle(session, params, response)
         return response
-    except (ToolError, FolderError) as exc:  # a folder refused says what is wrong with it and how to fix it
+    except ToolError as exc:
+        raise ToolFailure(prefix, str(exc), exc.hint, exc.code) from None
+    except FolderError as exc:  # a folder refused says what is wrong with it and how to fix it
         raise ToolFailure(prefix, str(exc)) from None
     except BrowserError as exc:
-        raise ToolFailure(prefix, exc.message, exc.hint, quotes_page=True) from None
+        raise ToolFailure(prefix, exc.message, exc.hint, exc.code, quotes_page=True) from None
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # a bug must not end the session: report it and go on
@@ -56,5 +60,5 @@ async def call(session: Session, name: str, arguments: dict[str, Any] | None) ->
     try:
         response = await run(session, name, arguments)
     except ToolFailure as exc:
-        return Response.error(exc.prefix, exc.message, exc.hint, exc.quotes_page)
+        return Response.error(exc.prefix, exc.message, exc.hint, exc.code, exc.quotes_page)
     return await response.build(session)

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import io
-
 from pydantic import Field
 
+from .. import images
 from ..errors import ToolError
 from ..session.state import Session
 from .base import Params, Tool
 from .modes import Mode
 from .response import Response
-
-DIFF_QUALITY = 80
 
 
 class GenerateParams(Params):
@@ -33,9 +30,10 @@ async def generate(session: Session, params: GenerateParams, response: Response)
         if before is None:
             raise ToolError("No baseline yet: this session has no earlier screenshot. Take one (screenshot, or "
                             "generate({type:'baseline', name})), change the page, then ask for the diff.")
-    # the tracked tab now, lossless; it becomes the session's latest screenshot
+    # the tracked tab now; it becomes the session's latest screenshot
     client, tab_id = await session.browsers.tab()
-    shot = await client.capture(tab_id, "png")
+    taken = images.ENCODINGS["diff_capture"]
+    shot = await client.capture(tab_id, taken.format, taken.quality)
     now = shot.image
     response.remember_screenshot(now)
     session.screenshots.saw_viewport(client.id, tab_id, shot.viewport)
@@ -46,8 +44,6 @@ async def generate(session: Session, params: GenerateParams, response: Response)
     from .. import diff  # here, not at the top: numpy costs every front ~11 MB, and most never diff
 
     result = diff.compare(before, now)
-    out = io.BytesIO()
-    result.image.save(out, "JPEG", quality=DIFF_QUALITY)
     summary = {
         "baseline": params.baseline or "previous screenshot",
         "percent_changed": result.percent_changed,
@@ -59,7 +55,7 @@ async def generate(session: Session, params: GenerateParams, response: Response)
             f"the common {result.compared_size[0]}x{result.compared_size[1]} area, top-left: the viewport changed "
             "size between the two (the browser's debugger bar, a resized window); the rest is hatched, not counted"
         )
-    response.add_image(out.getvalue(), "image/jpeg")
+    response.add_image(images.encode(result.image, "diff"), images.ENCODINGS["diff"].mime_type)
     response.result = summary
 
 

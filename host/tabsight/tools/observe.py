@@ -10,13 +10,12 @@ client sees.
 from __future__ import annotations
 
 import base64
-import io
 import json
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from .. import redact
+from .. import images, redact
 from ..browser.client import BrowserClient
 from ..limits import MAX_BODY_CHARS
 from ..session.state import Session
@@ -24,9 +23,6 @@ from .base import Params, Tool
 from .modes import Mode
 from .response import Response, page_fields, page_text
 
-#: the screenshot under the marks is taken at this JPEG quality; the drawn result is sent at ANNOTATED_QUALITY
-CAPTURE_QUALITY = 90
-ANNOTATED_QUALITY = 80
 #: the most page_text may ask for, in characters
 PAGE_TEXT_MAX = 10_000
 
@@ -143,7 +139,8 @@ async def _page(session: Session, params: ObserveParams, response: Response) -> 
 
 async def _annotate(session: Session, client: BrowserClient, tab_id: int, params: ObserveParams, response: Response) -> None:
     found = await client.find_elements(tab_id, params.annotation_target, params.annotation_selector, params.max_annotations)
-    shot = await client.capture(tab_id, "jpeg", CAPTURE_QUALITY)
+    taken = images.ENCODINGS["annotated_capture"]
+    shot = await client.capture(tab_id, taken.format, taken.quality)
     outline = await client.page_outline(tab_id, params.page_text) if params.page_text else None
     page = found["page"]
     answer_selectors(found["elements"])
@@ -157,13 +154,10 @@ async def _annotate(session: Session, client: BrowserClient, tab_id: int, params
               (params.max_height or captured.height) / captured.height)
     size = (max(1, round(captured.width * fit)), max(1, round(captured.height * fit)))
     picture, _badges = annotate.draw(shot.image, annotations, page["viewport"]["width"], size)
-    out = io.BytesIO()
-    # 4:4:4: chroma subsampling would wash the thin coloured boxes out
-    picture.save(out, "JPEG", quality=ANNOTATED_QUALITY, subsampling=0)
     session.labels.remember(client, tab_id, page, [item["selector"] for item in annotations], found["annotation"])
     response.remember_screenshot(shot.image)
     session.screenshots.saw_viewport(client.id, tab_id, page["viewport"])
-    response.add_image(out.getvalue(), "image/jpeg")
+    response.add_image(images.encode(picture, "annotated"), images.ENCODINGS["annotated"].mime_type)
     if params.annotation_format == "compact":
         response.result = compact(found, annotations, outline, params.page_text)
         return

@@ -22,8 +22,8 @@ this order:
 Only the regions hold what pages wrote; the ``_notes`` block, the ``_alerts``
 label and the bracketed lines are tabsight's own, outside them, where no
 page text can be. An error from the browser has its message (which may quote
-an element's name or a URL) as a region, the tool's prefix and the hint
-outside it.
+an element's name or a URL) as a region, the tool's prefix, the hint and
+the code outside it (``refusal``).
 
 It masks secrets (``tabsight.redact``) in every string the JSON, the
 notes and the alerts carry, keys included, whatever their shape (a script's
@@ -47,7 +47,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import bounded, pagecontent, redact
+from .. import bounded, images, pagecontent, redact
 from ..errors import BrowserError, Code
 from ..session import autoshot
 from ..session.state import Session
@@ -58,6 +58,9 @@ if TYPE_CHECKING:
     Content = types.TextContent | types.ImageContent
 
 log = logging.getLogger("tabsight.front")
+
+#: how screenshot_mode's screenshot is taken
+AUTOMATIC = images.ENCODINGS["automatic"]
 
 
 @dataclass(frozen=True)
@@ -138,25 +141,28 @@ class Response:
         return types.CallToolResult(content=content)
 
     @staticmethod
-    def error(prefix: str, message: str, hint: str = "", quotes_page: bool = False) -> types.CallToolResult:
-        """An isError result: the tool's ``prefix``, the ``message``, what to do about it (``hint``). The message
-        may quote a page's URL or text, so secrets in it are masked; one that ``quotes_page`` (the browser's: an
-        element's name, a URL) is a page-content region, between tabsight's prefix and hint."""
+    def error(
+        prefix: str, message: str, hint: str = "", code: Code | None = None, quotes_page: bool = False
+    ) -> types.CallToolResult:
+        """An isError result: the tool's ``prefix``, the ``message``, what to do about it (``hint``), its ``code``
+        (``refusal``). The message may quote a page's URL or text, so secrets in it are masked; one that
+        ``quotes_page`` (the browser's: an element's name, a URL) is a page-content region, between tabsight's
+        prefix and hint."""
         import mcp_types as types
 
         message = bounded.cap(redact.text(message), bounded.ANSWER_CHARS)
-        text = prefix + (pagecontent.mark(message) if quotes_page else message) + (f" {hint}" if hint else "")
+        text = refusal(prefix, pagecontent.mark(message) if quotes_page else message, hint, code)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
     async def _automatic_screenshot(self, session: Session) -> Content:
         """screenshot_mode's screenshot of the tracked tab, or the text saying why there is none."""
         shots = session.autoshots
-        refusal = shots.refusal()
-        if refusal:
-            return self._unavailable(refusal)
+        refused = shots.refusal()
+        if refused:
+            return self._unavailable(refused)
         try:
             client, tab_id = await session.browsers.tab()
-            shot = await client.capture(tab_id, "jpeg", autoshot.QUALITY)
+            shot = await client.capture(tab_id, AUTOMATIC.format, AUTOMATIC.quality)
         except BrowserError as exc:
             if exc.code == Code.NO_TAB:
                 return self._unavailable("no tracked tab")
@@ -168,7 +174,7 @@ class Response:
         shots.took_one()
         self.screenshot = shot.image
         session.screenshots.saw_viewport(client.id, tab_id, shot.viewport)
-        return self._image(Image(shot.image, "image/jpeg"))
+        return self._image(Image(shot.image, AUTOMATIC.mime_type))
 
     def _unavailable(self, reason: str) -> Content:
         return self._text(f"[Screenshot unavailable: {reason}]")
@@ -195,6 +201,14 @@ def masked(value: Any, budget: int) -> Any:
     laid out (``page_fields``, ``page_text``), and stays as it is: masked as one text, a page's name next to a
     selector could read as ``name: value``."""
     return value if isinstance(value, str) else redact.data(value, budget)
+
+
+def refusal(prefix: str, message: str, hint: str = "", code: Code | None = None) -> str:
+    """What the agent reads of a failed call: the tool's prefix, the message, what to do about it, and the
+    failure's code last, in brackets (``... [tab_busy]``): the one form of every failure that has a code
+    (docs/wire-protocol.md), a word a script can match where the sentence may change. A suffix, so that the
+    screenshot tool's failures still begin with BrowserLoop's words."""
+    return prefix + message + (f" {hint}" if hint else "") + (f" [{code}]" if code else "")
 
 
 def _serialised(data: Any) -> str:

@@ -17,7 +17,7 @@ import os
 import re
 import time
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -44,7 +44,8 @@ from .response import Response
 
 log = logging.getLogger("tabsight.screenshot")
 
-Format = Literal["webp", "png", "jpeg"]
+#: the tool's default format and quality (images.ENCODINGS)
+SHOT = images.ENCODINGS["screenshot"]
 
 
 class Defaults(BaseModel):
@@ -52,8 +53,8 @@ class Defaults(BaseModel):
 
     width: int = Field(default=1280, ge=MIN_VIEWPORT, le=MAX_VIEWPORT)
     height: int = Field(default=720, ge=MIN_VIEWPORT, le=MAX_VIEWPORT)
-    format: Format = "webp"
-    quality: int = Field(default=80, ge=1, le=100)
+    format: images.Format = SHOT.format
+    quality: int = Field(default=SHOT.quality, ge=1, le=100)
     timeout: int = Field(default=30_000, ge=1000, le=120_000)
     wait_network_idle: bool = True
     user_agent: str | None = None
@@ -125,7 +126,7 @@ class ScreenshotParams(Params):
     height: int = Field(
         default=DEFAULTS.height, ge=MIN_VIEWPORT, le=MAX_VIEWPORT, description="Viewport height in CSS pixels (with url)."
     )
-    format: Format = Field(default=DEFAULTS.format, description="Image format.")
+    format: images.Format = Field(default=DEFAULTS.format, description="Image format.")
     quality: int = Field(default=DEFAULTS.quality, ge=1, le=100, description="Quality for webp and jpeg.")
     waitForNetworkIdle: StrictBool = Field(
         default=DEFAULTS.wait_network_idle,

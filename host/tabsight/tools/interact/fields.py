@@ -25,7 +25,7 @@ async def fill(session: Session, params: InteractParams, response: Response) -> 
             where = f"fields[{number - 1}] ({field.named}): "
             if isinstance(exc, BrowserError):  # the browser's words, which may quote the page: still its error
                 raise BrowserError(exc.code, f"{where}{exc.message}{filled}") from None
-            raise ToolError(f"{where}{exc}{filled}") from None
+            raise ToolError(f"{where}{exc}{filled}", exc.code) from None
         done.append({"field": field.named, "value": result.get("value"),
                      **({"text": result["text"]} if "text" in result else {}), "did": result["did"],
                      **({"label_now": result["label_now"]} if "label_now" in result else {})})

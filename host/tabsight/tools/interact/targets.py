@@ -47,7 +47,7 @@ async def on_element(
             raise ToolError(f"label {named.number} is on tab {named.annotation.tab_id}, not tab {tab_id}")
         client, tab_id = await session.browsers.tab(named.annotation.tab_id)
         if client.id != named.annotation.browser:
-            raise ToolError(stale(named, "the session now works with another browser"))
+            raise stale(named, "the session now works with another browser")
     else:
         client, tab_id = await session.browsers.tab(tab_id, acting=True)
     source, marked = _end(session, client.id, tab_id, label, target)
@@ -64,11 +64,11 @@ async def on_element(
     except BrowserError as exc:
         if exc.code == Code.STALE_LABEL and marked:
             by_selector = marked is not label and marked is not to_label
-            raise ToolError(stale(marked, f"the page has changed since: {exc.message}", by_selector)) from None
+            raise stale(marked, f"the page has changed since: {exc.message}", by_selector) from None
         # (with a selector given too, the selector may be what matched nothing)
         plain = target.selector is not None or (to is not None and to.selector is not None)
         if exc.code in (Code.ELEMENT_NOT_FOUND, Code.AMBIGUOUS_SELECTOR) and named and not plain:
-            raise ToolError(stale(named, f"its element is gone ({exc.message})")) from None
+            raise stale(named, f"its element is gone ({exc.message})") from None
         raise
     now = _label_now(session, client.id, tab_id, result.pop("followed", None))
     return {**({"label": label.number} if label else {}), **({"to_label": to_label.number} if to_label else {}),
@@ -78,7 +78,7 @@ async def on_element(
 def _label_now(session: Session, browser: str, tab_id: int, followed: dict[str, Any] | None) -> dict[str, Any] | None:
     """What a label of this session's latest annotation stands for now that the action changed its element (a
     new name, a new state): the annotation entry, less its selector (which still names it) and bounds. The page
-    has made that label follow its element (extension/inpage-labels.js); None when no such label changed."""
+    has made that label follow its element (extension/page-library/labels.js); None when no such label changed."""
     annotation = session.labels.annotation
     if not followed or annotation is None or (annotation.browser, annotation.tab_id) != (browser, tab_id):
         return None
@@ -99,17 +99,15 @@ def _end(session: Session, browser: str, tab_id: int, label: Label | None, named
     return End(marked.selector, (marked.annotation.id, marked.number), annotated_selector=label is None), marked
 
 
-def stale(label: Label, why: str, by_selector: bool = False) -> str:
+def stale(label: Label, why: str, by_selector: bool = False) -> ToolError:
+    """The refusal of a label that no longer stands for its element (its hint asks for fresh labels)."""
     named = f"Selector {label.selector} (label {label.number})" if by_selector else f"Label {label.number}"
-    return (
-        f"{named} is from the annotation of {label.annotation.url}, and {why}. "
-        "Call observe({what:'page', annotate_screenshot:true}) for fresh labels."
-    )
+    return ToolError(f"{named} is from the annotation of {label.annotation.url}, and {why}.", Code.STALE_LABEL)
 
 
 async def act_on_target(session: Session, params: InteractParams, response: Response, to: Named | None = None) -> None:
     """The handler of an input action on the target (click, hover, scroll, type, select, press; drag ``to`` its
-    destination): the extension's handler of the action does it (extension/act.js), given the call's other
+    destination): the extension's handler of the action does it (extension/service-worker/act/), given the call's other
     arguments as they came (the row's check has let through only those the action takes)."""
     ends = {*TARGET.fields, *DESTINATION.fields, "action", "tab_id"}
     inputs = {name: getattr(params, name) for name in given(params) if name not in ends}
