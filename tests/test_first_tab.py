@@ -5,8 +5,8 @@ back (closed) when the session moves to another tab while it is still blank and 
 from __future__ import annotations
 
 import pytest
-from fakes import FakeBrowser, fake_session
 
+from fakes import FakeBrowser, fake_session
 from tabsight.tools.dispatch import call
 
 pytestmark = pytest.mark.anyio

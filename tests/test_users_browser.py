@@ -16,13 +16,14 @@ import time
 
 import anyio
 import pytest
+from mcp import Client
+from mcp_types import Implementation
+from PIL import Image
+
 from conftest import front_env, front_params, mcp_client, users_browser
 from harness.calls import notes, payload, refusal, region
 from harness.desktop import cancel_button, click_cancel
 from harness.usersbrowser import UsersBrowser
-from mcp import Client
-from mcp_types import Implementation
-from PIL import Image
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.headed]
 

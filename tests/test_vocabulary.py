@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import front_env, front_params, mcp_client
-from harness.calls import refusal
 from mcp.client.stdio import stdio_client
 
+from conftest import front_env, front_params, mcp_client
+from harness.calls import refusal
 from tabsight.errors import HINTS, Code
 from tabsight.nativehost.router import Host
 from tabsight.paths import extension_dir

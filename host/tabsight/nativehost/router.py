@@ -39,9 +39,8 @@ from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
 from ..protocol.methods import Method
 from .peercred import peer_uid
-from .whoami import Whoami, identify
-
 from .tabs import ClaimRequest, Holder, TabClaims, is_int
+from .whoami import Whoami, identify
 
 if TYPE_CHECKING:
     from .picks import Picks
@@ -243,7 +242,7 @@ class Host:
             self.whoami = await asyncio.wait_for(
                 asyncio.to_thread(identify, os.getppid(), profile_id, extension_id()), IDENTIFY_TIMEOUT
             )
-        except Exception as exc:  # naming the browser is a nicety: never a reason not to serve it
+        except Exception as exc:  # noqa: BLE001 - naming the browser is a nicety: never a reason not to serve it
             log.warning("could not tell which browser profile this is: %s", exc)
             return
         log.info("serving %s", self.whoami)

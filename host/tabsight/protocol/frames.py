@@ -11,7 +11,7 @@ its first instant, and pydantic costs a Python process about 50 ms to import (a 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 from ..errors import Code
 from ..limits import PROTOCOL_VERSION
@@ -237,7 +237,7 @@ class Cancel(Record):
     FIELDS = {"kind": _kind("cancel"), "id": (text(), REQUIRED)}
 
 
-Frame = Union[Hello, Request, Response, Error, Event, Cancel]
+Frame = Hello | Request | Response | Error | Event | Cancel
 KINDS: dict[str, type[Record]] = {"hello": Hello, "request": Request, "response": Response, "error": Error,
                                   "event": Event, "cancel": Cancel}
 

@@ -117,7 +117,7 @@ class LinePump:
                 if self.inspect is not None:
                     try:
                         self.inspect(read[0])
-                    except Exception:  # noqa: BLE001 - a look at a line never stops the reading
+                    except Exception:  # a look at a line never stops the reading (logged with its traceback)
                         log.exception("could not look at a line ahead of the server")
                 self._put(read)
         except BaseException as exc:  # noqa: BLE001 - handed to the consumer

@@ -22,12 +22,12 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 
-from ..errors import BrowserError, Code, ToolError
 from .. import uploads
+from ..browser.client import End
+from ..errors import BrowserError, Code, ToolError
 from ..limits import MAX_CDP_STEPS, MAX_UPLOAD_FILES
 from ..paths import make_folders, write_private
 from ..progress import phase
-from ..browser.client import End
 from ..session.state import Label, Session
 from .base import Params, Tool
 from .observe import lean

@@ -31,8 +31,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from .. import cookies as cookie_rules
-from .. import images
+from .. import cookies as cookie_rules, images
 from ..browser.client import BrowserClient, Shot
 from ..cookies import Cookie
 from ..errors import BrowserError, Code, ToolError
@@ -178,7 +177,7 @@ class ScreenshotParams(Params):
         if value == "":  # BrowserLoop's reading: none given
             return None
         if not isinstance(value, str):
-            raise ValueError(f"'{info.field_name}' is {value!r:.50}: it must be a string; leave it out for none")  # noqa: TRY004 (pydantic reports ValueError only)
+            raise ValueError(f"'{info.field_name}' is {value!r:.50}: it must be a string; leave it out for none")  # ValueError, not TypeError: pydantic reports ValueError only
         return value
 
     @field_validator("cookies", mode="before")
