@@ -509,6 +509,7 @@ class Host:
             return {"on_end": claim.on_end}
         if claim.action == "reclaim":
             return {"reclaimed": self.claims.reclaim(holder, list(claim.tab_ids))}
+        assert claim.tab_id is not None  # release and take_over: ClaimRequest.checked saw to it
         if claim.action == "release":
             refused = self.claims.release(holder, claim.tab_id)
             if refused is not None:
@@ -547,7 +548,9 @@ class Host:
 
     def _cancel(self, front: FrontConnection, local_id: str) -> None:
         global_id = front.in_flight.pop(local_id, None)
-        pending = self.pending.pop(global_id, None) if global_id else None
+        if not global_id:
+            return
+        pending = self.pending.pop(global_id, None)
         if pending is None:
             return
         pending.timer.cancel()

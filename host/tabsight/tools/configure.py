@@ -117,26 +117,33 @@ class ConfigureParams(Params):
 
 
 async def configure(session: Session, params: ConfigureParams, response: Response) -> None:
+    # (the asserts: ConfigureParams' checks saw to each action's argument)
     if params.action == "streaming":
         response.result = await _streaming(session, params)
     elif params.action == "answers":
+        assert params.max_answer_chars is not None
         session.answer_chars = params.max_answer_chars
         response.result = {"answers": {"max_answer_chars": session.answer_chars}}
     elif params.action == "dialogs":
+        assert params.dialog_policy is not None
         session.browsers.dialog_policy = params.dialog_policy
         response.result = {"dialogs": {"policy": params.dialog_policy}}
     elif params.action == "debugger":
         response.result = await (await session.browsers.client()).allow_debugger()
     elif params.action == "emulate":
+        assert params.emulation is not None
         response.result = {"emulate": await emulate(session, params.emulation, params.tab_id)}
     elif params.action == "tabs":
         response.result = {"tabs": await _tabs(session, params)}
     elif params.action in ("take_over", "release"):
+        assert params.tab_id is not None
         response.result = await session.browsers.claim(params.action, params.tab_id)
     elif params.action == "capture":
+        assert params.settings is not None
         note = session.autoshots.configure(CaptureSettings(**params.settings.model_dump()))
         response.result = {"capture": session.autoshots.status(), **({"note": note} if note else {})}
     else:
+        assert params.tab_id is not None
         response.result = {"tracked": await session.browsers.track_tab(params.tab_id, params.browser)}
 
 

@@ -287,6 +287,7 @@ async def interact(session: Session, params: InteractParams, response: Response)
     if params.action in ("navigate", "wait_for"):
         client, tab_id = await session.browsers.tab(params.tab_id)
         if params.action == "navigate":
+            assert params.url is not None  # NEEDS: the model's check saw to it
             with phase(f"waiting for {params.url} to load", bound=timeout / 1000):
                 result = await client.navigate(tab_id, params.url, timeout)
         else:

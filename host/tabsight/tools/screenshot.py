@@ -228,7 +228,8 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
         if params.tab_id is not None:
             raise ToolError("'tab_id' and 'url' exclude each other: 'url' opens a window of its own")
         client = await session.browsers.client()
-        cookies = cookie_rules.select(params.cookies or [], DEFAULT_COOKIES.get(), params.url)
+        listed = params.cookies if isinstance(params.cookies, list) else []  # (a string is parsed by then)
+        cookies = cookie_rules.select(listed, DEFAULT_COOKIES.get(), params.url)
         shot = await _capture_url(client, params, cookie_rules.wire(cookies.applied, params.url))
         cookies.refused(shot.cookies_refused)
 
@@ -301,6 +302,7 @@ def cookies_metadata(cookies: cookie_rules.Selection, via: str | None) -> dict[s
 async def _capture_url(client: BrowserClient, params: ScreenshotParams, cookies: list[dict[str, Any]]) -> Shot:
     """The page at ``params.url``, in a window of its own. Network trouble and hiccups are retried while the
     call's ``timeout`` leaves room: the whole call, retries included, answers within it (and a second or two)."""
+    assert params.url is not None  # called only for a url
     deadline = time.monotonic() + params.timeout / 1000
     retries = 0
     attempt_ms = params.timeout  # the first attempt has it all (and its error quotes it as given)
