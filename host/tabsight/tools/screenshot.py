@@ -176,8 +176,8 @@ class ScreenshotParams(Params):
     def _a_string_when_given(cls, value: Any, info: ValidationInfo) -> Any:
         if value == "":  # BrowserLoop's reading: none given
             return None
-        if not isinstance(value, str):
-            raise ValueError(f"'{info.field_name}' is {value!r:.50}: it must be a string; leave it out for none")  # ValueError, not TypeError: pydantic reports ValueError only
+        if not isinstance(value, str):  # ValueError, not TypeError, below: pydantic reports ValueError only
+            raise ValueError(f"'{info.field_name}' is {value!r:.50}: it must be a string; leave it out for none")
         return value
 
     @field_validator("cookies", mode="before")
