@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from mcp import Client
+
 from common import CHROMIUM, Failed, percentile, tabsight_server, workspace
+from harness.calls import payload, script
 from harness.servers import serve_folder
 from test_fill import SIGNUP as FORM
-from harness.calls import payload, script
-from mcp import Client
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
 

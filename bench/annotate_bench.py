@@ -55,6 +55,10 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp_types import CallToolResult
+
 from common import (
     Failed,
     describe,
@@ -70,9 +74,6 @@ from common import (
     workspace,
 )
 from harness.calls import unmarked  # after common, which puts tests/ on sys.path
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
-from mcp_types import CallToolResult
 
 VIEWPORT_WIDTH = 1280
 #: uncounted calls first: the first finds in a new page run ~2-5x slower (cold JIT)
@@ -185,7 +186,8 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
         browser, tab = await browsers.tab()
         await browser.navigate(tab, url, timeout_ms=30_000)
         ready_s = time.perf_counter() - started
-        find = lambda: browser.find_elements(tab, **FIND)
+        def find():
+            return browser.find_elements(tab, **FIND)
 
         for _ in range(WARMUP):
             found = await find()
@@ -208,7 +210,8 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
             "answer_kB": round(payload / 1000, 1), "browser_start_and_navigate_s": round(ready_s, 2),
         }
 
-        capture = lambda: browser.capture(tab, **CAPTURE)
+        def capture():
+            return browser.capture(tab, **CAPTURE)
         for _ in range(WARMUP):
             await capture()
         shots = [await timed(capture) for _ in range(calls)]

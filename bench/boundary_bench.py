@@ -28,9 +28,10 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 
 import anyio
-from common import CHROMIUM, Failed, percentile, serve, tabsight_server, workspace
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+
+from common import CHROMIUM, Failed, percentile, serve, tabsight_server, workspace
 
 CALLS = {
     "screenshot": ("screenshot", {"format": "jpeg", "quality": 80}),

@@ -66,6 +66,8 @@ import time
 from pathlib import Path
 
 import anyio
+
+import tabsight
 from common import (
     PLAYWRIGHT,
     TABSIGHT,
@@ -81,8 +83,6 @@ from common import (
     workspace,
 )
 from harness.processes import descendants, environ
-
-import tabsight
 
 #: seconds the bench waits for a closed server's processes to end before it kills them
 GONE_WITHIN = 20.0

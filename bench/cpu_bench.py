@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 import anyio
+
 from common import CHROMIUM, Failed, fresh_server, serve, tabsight_server, text_of, workspace
 from harness.processes import descendants
 from harness.servers import PAGE

@@ -29,10 +29,10 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from harness.calls import payload, region  # noqa: E402
-from harness.desktop import Desktop  # noqa: E402
-from harness.servers import serve_folder  # noqa: E402
-from harness.usersbrowser import UsersBrowser  # noqa: E402
+from harness.calls import payload, region
+from harness.desktop import Desktop
+from harness.servers import serve_folder
+from harness.usersbrowser import UsersBrowser
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
 RESULTS = Path(__file__).resolve().parent / "results" / "debugbar.json"

@@ -28,9 +28,9 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from harness.calls import payload, percentile  # noqa: E402
-from harness.desktop import Desktop  # noqa: E402
-from harness.servers import serve_folder  # noqa: E402
+from harness.calls import payload, percentile
+from harness.desktop import Desktop
+from harness.servers import serve_folder
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
 RESULTS = Path(__file__).resolve().parent / "results" / "headed.json"

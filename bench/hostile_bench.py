@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 import anyio
-from common import CHROMIUM, tabsight_server, workspace
 from mcp import Client
 
+from common import CHROMIUM, tabsight_server, workspace
 from harness.servers import serve_folder
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from harness.lifecycle import EXIT_CODES, STOPS, RawFront  # noqa: E402
+from harness.lifecycle import EXIT_CODES, STOPS, RawFront
 
 RESULTS = Path(__file__).resolve().parent / "results" / "lifecycle.json"
 TARGET_S = 1.0

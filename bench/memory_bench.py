@@ -41,6 +41,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+from PIL import Image
+
 from common import (
     TABSIGHT,
     UrlServer,
@@ -57,7 +59,6 @@ from common import (
     url_servers,
     workspace,
 )
-from PIL import Image
 
 WIDTH, HEIGHT = 1920, 1080
 SAMPLE_S = 0.02

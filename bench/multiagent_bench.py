@@ -54,12 +54,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import anyio
-from common import CHROMIUM, percentile, tabsight_server, text_of, workspace
-from harness.calls import payload
-from harness.servers import serve_folder
 from mcp import Client
 from mcp.types import Implementation
 from mcp_types import CallToolResult
+
+from common import CHROMIUM, percentile, tabsight_server, text_of, workspace
+from harness.calls import payload
+from harness.servers import serve_folder
 
 #: the page every agent works on; its agent id is from its own URL, so its log shows where an action landed
 PAGE = """<!doctype html>

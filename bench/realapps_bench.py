@@ -38,6 +38,8 @@ import shutil
 from pathlib import Path
 
 import anyio
+from mcp import Client
+
 from common import PEERS_INSTALL, describe, peer_arguments, playwright_server, tabsight_server, text_of, workspace
 from harness.axtree import QUIET_SCRIPT, AXBrowser
 from harness.calls import Failed
@@ -53,7 +55,6 @@ from harness.realapps import (
     score_page,
 )
 from harness.servers import serve_folder
-from mcp import Client
 
 #: tokens per pixel of an image block (the common estimate: about 1,229 tokens for 1280x720)
 PIXELS_PER_TOKEN = 750

@@ -34,7 +34,7 @@ from pathlib import Path
 from types import ModuleType
 
 import common  # noqa: F401  (puts tests/ on sys.path, as every bench script does first)
-from test_redact import S, SECRETS
+from test_redact import SECRETS, S
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -71,12 +71,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from PIL import Image, ImageDraw
+
 from common import CHROMIUM
 from harness.axtree import AXBrowser, Truth
-from harness.realapps import PAGES as REALAPPS_PAGES
-from harness.realapps import REALAPPS
+from harness.realapps import PAGES as REALAPPS_PAGES, REALAPPS
 from harness.servers import serve_folder
-from PIL import Image, ImageDraw
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 

@@ -37,6 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
 from common import (
     DEVTOOLS,
     PLAYWRIGHT,
@@ -51,8 +54,6 @@ from common import (
     text_of,
     workspace,
 )
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
 
 #: docs/design.md §7: tabsight's p50 at most this fraction of Playwright MCP's
 TARGET_RATIO = 0.5

@@ -42,6 +42,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from PIL import Image
+
 from common import (
     Failed,
     Sample,
@@ -59,9 +63,6 @@ from common import (
     tabsight_url_sample,
     workspace,
 )
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
-from PIL import Image
 
 BASELINE = "tabsight screenshot(url), waitForNetworkIdle=false"
 

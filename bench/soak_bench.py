@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import anyio
+
 from common import CHROMIUM  # first: it puts tests/ on sys.path for harness
 from harness.soak import Config, Soak, failures, print_report
 

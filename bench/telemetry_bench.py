@@ -56,6 +56,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
 from common import (
     CHROMIUM,
     Failed,
@@ -70,8 +73,6 @@ from common import (
 )
 from harness.calls import unmarked  # after common, which puts tests/ on sys.path
 from harness.processes import front_pids, rss_kb
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
 
 #: ms between the latency page's errors: just over the 1 s throttle
 EVERY_MS = 1100

@@ -32,10 +32,11 @@ import shutil
 from pathlib import Path
 
 import anyio
-from annotate_bench import grid_page
-from common import CHROMIUM, Failed, describe, serve, tabsight_server, text_of, use_in_process, workspace
 from mcp import Client
 from PIL import Image
+
+from annotate_bench import grid_page
+from common import CHROMIUM, Failed, describe, serve, tabsight_server, text_of, use_in_process, workspace
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "tests" / "pages"
 TEST_PAGES = ("form.html", "list-app.html", "dense.html", "agent.html")

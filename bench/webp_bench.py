@@ -40,10 +40,11 @@ import time
 from pathlib import Path
 
 import anyio
+from PIL import Image, ImageChops, ImageStat
+
 from common import CHROMIUM, use_in_process, workspace
 from harness.realapps import REALAPPS, missing_apps
 from harness.servers import PAGE, serve_folder
-from PIL import Image, ImageChops, ImageStat
 from tabsight import images
 
 QUALITY = 80

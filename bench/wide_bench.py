@@ -46,12 +46,12 @@ import time
 from pathlib import Path
 
 import anyio
+from mcp import Client
+
 from common import CHROMIUM, describe, percentile, tabsight_server, workspace
 from harness.axtree import AXBrowser
 from harness.realapps import (
     PAGES as REALAPPS_PAGES,
-)
-from harness.realapps import (
     REALAPPS,
     PageScore,
     annotated,
@@ -65,7 +65,6 @@ from harness.realapps import (
     totals,
 )
 from harness.servers import serve_folder
-from mcp import Client
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 TARGETS = {"recall": 0.97, "precision": 0.97, "page_floor": 0.90, "named": 0.97, "selectors": 1.0,

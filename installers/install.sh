@@ -4,7 +4,8 @@
 #   installers/install.sh           virtualenv + tabsight + a Chromium if none is found
 #                                   + native-host registration for your browsers
 #   installers/install.sh --test    virtualenv + tabsight with its test extras + a Chromium,
-#                                   then the whole test suite (extra arguments go to pytest)
+#                                   then the linters (tests/lint/run.sh) and the whole test
+#                                   suite (extra arguments go to pytest); either failing fails
 #
 # The virtualenv is .venv at the repository root unless TABSIGHT_VENV says otherwise.
 # tabsight is installed from the repository as a regular (not editable) package, so
@@ -73,8 +74,17 @@ if [ "$mode" = test ]; then
   bash "$root/tests/clients/install.sh" || say "could not install the MCP clients: tests/test_clients.py will fail (skip without CI)"
   # the desktop (Xvfb, openbox, X tools) tests/test_headed.py runs a headed browser on; the same rule
   bash "$root/tests/desktop/install.sh" || say "could not install the desktop: tests/test_headed.py will fail (skip without CI)"
+  # ESLint for the extension (npm, cached per lockfile); the same rule, for tests/lint/run.sh
+  bash "$root/tests/lint/install.sh" || say "could not install ESLint: the lint fails (skips eslint without CI)"
+  # ruff, mypy and ESLint (a second or two with their caches): a finding fails the run, after the suite
+  linted=0
+  TABSIGHT_VENV=$venv bash "$root/tests/lint/run.sh" || linted=1
   cd "$root"
-  exec "$venv/bin/python" -m pytest "$@"
+  tested=0
+  "$venv/bin/python" -m pytest "$@" || tested=$?
+  if [ "$linted" != 0 ]; then say "the linters found something (above, before the suite)"; fi
+  if [ "$tested" != 0 ]; then exit "$tested"; fi
+  exit "$linted"
 fi
 
 say "installing tabsight"

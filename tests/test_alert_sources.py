@@ -14,6 +14,7 @@ import asyncio
 import subprocess
 
 import pytest
+
 from conftest import headed_client, mcp_client
 from harness.calls import payload
 from test_telemetry import Notifications, answer, navigate
@@ -113,7 +114,6 @@ def xdotool(desktop, *command: str) -> str:
 
 @pytest.mark.headed
 async def test_the_users_rage_clicks_and_repeated_submissions_are_user_frustration(desktop, site, tmp_path):
-    heard = Notifications()
     async with headed_client(desktop, tmp_path, site.url("/frustration.html")) as (client, window):
         await client.call_tool("configure", {"action": "streaming", "streaming_action": "enable",
                                              "events": ["user_frustration"], "throttle_seconds": 1})

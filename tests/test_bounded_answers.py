@@ -6,9 +6,9 @@ import json
 import time
 
 import pytest
+
 from conftest import mcp_client
 from harness.calls import region
-
 from tabsight.bounded import ANSWER_CHARS
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]

@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
+
 from fakes import FakeBrowser, fake_session
 from harness.calls import payload
-
 from tabsight import __version__
 from tabsight.browser.client import BrowserClient
 from tabsight.nativehost import router, whoami

@@ -21,6 +21,8 @@ import time
 import uuid
 
 import pytest
+from PIL import Image
+
 from browserloop_site import (
     ABSENT,
     BADGE_IN,
@@ -36,7 +38,6 @@ from browserloop_site import (
 from conftest import front_env, mcp_client
 from harness.calls import region, unmarked
 from harness.processes import wait_until
-from PIL import Image
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 

@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+import tabsight
 from conftest import front_env
 from harness.processes import descendants, environ
-
-import tabsight
 from tabsight.paths import extension_dir, extension_manifest
 
 ROOT = Path(__file__).resolve().parents[1]

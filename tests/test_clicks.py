@@ -9,9 +9,9 @@ edited by a double-click.
 from __future__ import annotations
 
 import pytest
+
 from conftest import client_on, mcp_client
-from harness.calls import payload, refusal
-from harness.calls import script as run
+from harness.calls import payload, refusal, script as run
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 

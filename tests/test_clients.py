@@ -35,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
 from harness.calls import region
 
 pytestmark = pytest.mark.clients

@@ -19,14 +19,13 @@ import time
 
 import anyio
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from harness.lifecycle import RawFront
 from harness.processes import wait_until
 from tabsight.server import handshake
-from tabsight.server.handshake import Early
 from tabsight.server.app import build_server
+from tabsight.server.handshake import Early
 from tabsight.server.stdio import stdio_transport
 from tabsight.session.state import Session
 

@@ -12,11 +12,11 @@ import json
 import re
 
 import pytest
-from fakes import FakeBrowser, fake_session
-from harness.calls import region
 from PIL import Image
 
 from conftest import mcp_client
+from fakes import FakeBrowser, fake_session
+from harness.calls import region
 from tabsight import annotate
 from tabsight.tools.dispatch import call
 from tabsight.tools.observe import LINE_GRAMMAR

@@ -8,6 +8,7 @@ button in each of 30 nested shadow roots, then 10,000 buttons.
 from __future__ import annotations
 
 import pytest
+
 from conftest import mcp_client
 from harness.calls import payload
 

@@ -9,6 +9,7 @@ from npm, once with HTML5 drag and drop (its default) and once pointer-driven (f
 from __future__ import annotations
 
 import pytest
+
 from conftest import client_on, mcp_client
 from harness.calls import payload, refusal, script as run
 

@@ -14,8 +14,8 @@ import pytest
 
 from conftest import front_env, mcp_client
 from harness.calls import notes, payload, refusal, region
-from harness.usersbrowser import UsersBrowser
 from harness.processes import alive, host_pids, parent, wait_until
+from harness.usersbrowser import UsersBrowser
 from tabsight.browser.connection import BrowserConnection
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]

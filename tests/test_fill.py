@@ -6,6 +6,7 @@ tests/pages/fill.html is a sign-up form with a field of each kind."""
 from __future__ import annotations
 
 import pytest
+
 from conftest import client_on
 from harness.calls import payload, refusal, script
 

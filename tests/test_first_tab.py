@@ -5,9 +5,9 @@ back (closed) when the session moves to another tab while it is still blank and 
 from __future__ import annotations
 
 import pytest
+
 from fakes import FakeBrowser, fake_session
 from harness.calls import payload
-
 from tabsight.tools.dispatch import call
 
 pytestmark = pytest.mark.anyio

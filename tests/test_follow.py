@@ -10,9 +10,9 @@ page's), a button a click replaces, one the page renames on a timer, and fields;
 from __future__ import annotations
 
 import pytest
+
 from conftest import mcp_client
-from harness.calls import payload, refusal
-from harness.calls import script as run
+from harness.calls import payload, refusal, script as run
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 

@@ -12,10 +12,10 @@ import io
 import time
 
 import pytest
-from conftest import mcp_client
-from harness.calls import payload
 from PIL import Image
 
+from conftest import mcp_client
+from harness.calls import payload
 from tabsight import images
 from tabsight.browser import client as client_module
 from tabsight.browser.client import BrowserClient
@@ -158,7 +158,6 @@ def test_a_high_density_screen_is_served_frames_in_device_pixels(site, tmp_path,
     """A browser at device pixel ratio 2 (a wrapper adds --force-device-scale-factor=2): every screenshot,
     from the frame source or afresh, is the viewport in device pixels."""
     from conftest import Keeper
-
     from tabsight.browser.embedded import find_browser
 
     wrapper = tmp_path / "chromium-dpr2"

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import anyio
 import pytest
+from PIL import Image
+
 from conftest import headed_client
 from harness.calls import payload, region
 from harness.desktop import Desktop
-from PIL import Image
-
 from tabsight.uploads import upload_folder
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.headed]

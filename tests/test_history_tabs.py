@@ -5,9 +5,9 @@ afterwards. A tab that a Ctrl+click opens in the background is one the agent can
 from __future__ import annotations
 
 import pytest
+
 from conftest import mcp_client
-from harness.calls import payload, refusal
-from harness.calls import script as run
+from harness.calls import payload, refusal, script as run
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 

@@ -15,7 +15,6 @@ import pytest
 
 from conftest import mcp_client
 from harness.calls import payload, refusal
-
 from tabsight.errors import HINTS, Code
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]

@@ -10,6 +10,7 @@ import time
 
 import anyio
 import pytest
+
 from conftest import mcp_client
 from harness.calls import region
 

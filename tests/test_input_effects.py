@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from conftest import mcp_client
-from harness.calls import payload, refusal
-from harness.calls import script as run
+from harness.calls import payload, refusal, script as run
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 

@@ -21,9 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import front_env
-
 import tabsight
+from conftest import front_env
 from tabsight import cli
 from tabsight.install import commands, detect
 from tabsight.install.diagnose import HostScan, Process, list_processes, parse_ps, running_browsers

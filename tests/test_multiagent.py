@@ -10,10 +10,11 @@ import time
 
 import anyio
 import pytest
+from mcp import Client
+
 from conftest import front_params
 from harness.calls import payload, refusal, script
 from harness.processes import page_renderers, wait_until
-from mcp import Client
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 

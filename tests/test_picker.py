@@ -14,11 +14,10 @@ import time
 
 import anyio
 import pytest
-from conftest import headed_client
-from harness.calls import alerts as pending
-from harness.calls import payload
 from PIL import Image
 
+from conftest import headed_client
+from harness.calls import alerts as pending, payload
 from tabsight.nativehost.picks import MAX_PICKS, Picks
 from tabsight.times import wall_time
 

@@ -15,12 +15,12 @@ import time
 
 import anyio
 import pytest
-from harness.calls import region
-from harness.rawmcp import MODERN, VERSIONS, RawServer
 from mcp_types import ResourceUpdatedNotification
 from mcp_types.methods import CLIENT_REQUESTS
 
 from conftest import front_env, mcp_client
+from harness.calls import region
+from harness.rawmcp import MODERN, VERSIONS, RawServer
 from tabsight.server.push import ALERTS_URI
 
 HANDSHAKE = [v for v in VERSIONS if v != MODERN]

@@ -9,9 +9,8 @@ import io
 import pytest
 from PIL import Image
 
-from tabsight import images
+from tabsight import cookies as cookie_rules, images
 from tabsight.errors import BrowserError, Code, ToolError
-from tabsight import cookies as cookie_rules
 from tabsight.tools.screenshot import TOOL, load_defaults, retryable
 
 SECRET = "v4lue-that-must-not-leak"

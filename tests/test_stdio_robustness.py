@@ -16,9 +16,9 @@ import time
 import anyio
 import mcp_types as types
 import pytest
-from harness.rawmcp import TIMEOUT, RawServer
 from mcp.server.lowlevel import Server
 
+from harness.rawmcp import TIMEOUT, RawServer
 from tabsight.server.stdio import MAX_LINE_BYTES, encode_answer, read_message, reader_gone, stdio_transport
 
 

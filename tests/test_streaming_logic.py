@@ -8,11 +8,18 @@ import json
 import anyio
 import mcp_types as types
 import pytest
-from harness.calls import region
 
+from harness.calls import region
 from tabsight.server.push import ALERTS_URI, AlertPush
 from tabsight.session.streaming import (
-    BATCH_MAX, DEDUP_MAX, INBOX_MAX, MINUTE_CAP, AlertInbox, StreamConfig, StreamPolicy, Streamer,
+    BATCH_MAX,
+    DEDUP_MAX,
+    INBOX_MAX,
+    MINUTE_CAP,
+    AlertInbox,
+    StreamConfig,
+    Streamer,
+    StreamPolicy,
 )
 
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from tabsight import redact
 from tabsight.nativehost.telemetry import (
-    LOG_BUFFER, MAX_TABS, NETWORK_BUFFER, REQUEST_BUFFER, Telemetry, network_detail,
+    LOG_BUFFER,
+    MAX_TABS,
+    NETWORK_BUFFER,
+    REQUEST_BUFFER,
+    Telemetry,
+    network_detail,
 )
 
 

@@ -12,11 +12,11 @@ import io
 import json
 
 import pytest
-from fakes import FakeBrowser, fake_session
-from harness.calls import alerts, notes, refusal, region
 from PIL import Image
 
-from tabsight.errors import Code, HINTS
+from fakes import FakeBrowser, fake_session
+from harness.calls import alerts, notes, refusal, region
+from tabsight.errors import HINTS, Code
 from tabsight.tools import TOOLS
 from tabsight.tools.dispatch import call
 from tabsight.tools.response import Response

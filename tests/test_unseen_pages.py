@@ -24,8 +24,18 @@ import os
 import pytest
 
 from conftest import mcp_client
-from harness.realapps import (NO_ROLE, REALAPPS, answer, describe_annotation, execute, load, mark, marks,
-                              missing_bundles, observe)
+from harness.realapps import (
+    NO_ROLE,
+    REALAPPS,
+    answer,
+    describe_annotation,
+    execute,
+    load,
+    mark,
+    marks,
+    missing_bundles,
+    observe,
+)
 from harness.servers import serve_folder
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.realapps, pytest.mark.timeout(240)]

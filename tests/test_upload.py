@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
 from conftest import client_on, mcp_client, users_browser
 from harness.calls import payload, refusal, script
 from tabsight.paths import extension_id

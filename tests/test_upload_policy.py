@@ -11,8 +11,8 @@ import tempfile
 
 import pytest
 
-from tabsight.errors import ToolError
 from tabsight import uploads
+from tabsight.errors import ToolError
 from tabsight.uploads import ENV, UPLOAD_FOLDER, allowed_roots, checked
 
 

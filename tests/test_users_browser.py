@@ -16,13 +16,14 @@ import time
 
 import anyio
 import pytest
+from mcp import Client
+from mcp_types import Implementation
+from PIL import Image
+
 from conftest import front_env, front_params, mcp_client, users_browser
 from harness.calls import notes, payload, refusal, region
 from harness.desktop import cancel_button, click_cancel
 from harness.usersbrowser import UsersBrowser
-from mcp import Client
-from mcp_types import Implementation
-from PIL import Image
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.headed]
 
@@ -116,7 +117,8 @@ async def test_the_tracked_tab_follows_the_user_across_tabs_and_windows_until_th
         """The tracked tab's URL, once it is ``expected`` or 5 s have passed (the browser opens a tab a
         moment after the command that asks it to has returned)."""
         look = {"what": "page"}
-        url = payload(await client.call_tool("observe", look))["url"]  # unbounded: a loaded machine's first look is slow
+        # unbounded: a loaded machine's first look is slow
+        url = payload(await client.call_tool("observe", look))["url"]
         with anyio.move_on_after(5):
             while url != expected:
                 await anyio.sleep(0.2)

@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import front_env, front_params, mcp_client
-from harness.calls import refusal
 from mcp.client.stdio import stdio_client
 
+from conftest import front_env, front_params, mcp_client
+from harness.calls import refusal
 import tabsight
 from tabsight.alerts import CATEGORIES, EVENTS, TAXONOMY
 from tabsight.errors import HINTS, Code

@@ -64,7 +64,7 @@ export async function captureTab(params, signal) {
   const options = captureOptions(params);
   // whose capture it is (the host says): Chrome's quota is shared out between sessions (takeVisibleTabSlot)
   const session = optionalStringParam(params, 'session') ?? '';
-  let tab = await settledTab(tabId, signal);
+  const tab = await settledTab(tabId, signal);
   if (isRestrictedUrl(tabUrl(tab))) {
     throw new TabsightError(Code.RESTRICTED_PAGE, 'Cannot capture screenshots of browser internal pages');
   }
@@ -98,7 +98,7 @@ export async function captureTab(params, signal) {
         data = await withDebugger(tabId, () => debuggerShot(tabId, taken, null, signal));
       } catch (err) {
         if (attempt >= CDP_ATTEMPTS || err.code === Code.CANCELLED) throw err;
-        tab = await settledTab(tabId, signal);
+        await settledTab(tabId, signal); // the next try is on the settled tab
       }
     }
   }

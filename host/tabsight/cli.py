@@ -178,9 +178,9 @@ def main(argv: list[str] | None = None) -> int:
         # Until its own handlers are in place (server/main.py), Ctrl-C ends it at once, as SIGTERM does, instead of
         # a KeyboardInterrupt traceback: nothing is started yet to clean up.
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        from .server.main import run
+        from .server.main import run as serve
 
-        return run()
+        return serve()
     if args.command == "shot":
         return _shot(args)
     if args.command == "ci-result":

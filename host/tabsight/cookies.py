@@ -81,8 +81,8 @@ def parse(cookies: Any) -> list[Cookie]:
             cookies = json.loads(cookies)
         except ValueError:
             raise ValueError("Invalid cookies: not valid JSON (expected a JSON array of cookie objects)") from None
-    if not isinstance(cookies, list):
-        raise ValueError("Invalid cookies: expected an array of cookie objects (or a JSON string of one)")  # noqa: TRY004 (pydantic reports ValueError only)
+    if not isinstance(cookies, list):  # ValueError, not TypeError, below: pydantic reports ValueError only
+        raise ValueError("Invalid cookies: expected an array of cookie objects (or a JSON string of one)")
     if len(cookies) > MAX_COOKIES:
         raise ValueError(f"Invalid cookies: {len(cookies)} given, at most {MAX_COOKIES} allowed")
     return [_cookie(index, raw) for index, raw in enumerate(cookies)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 from collections import deque
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -67,7 +68,8 @@ def _regions(changed: np.ndarray) -> list[dict[str, int]]:
     rows, cols = -(-height // CELL), -(-width // CELL)
     padded = np.zeros((rows * CELL, cols * CELL), dtype=bool)
     padded[:height, :width] = changed
-    cells = padded.reshape(rows, CELL, cols, CELL).any(axis=(1, 3))
+    # an array (numpy's stubs allow a scalar for any axis argument)
+    cells = cast(np.ndarray, padded.reshape(rows, CELL, cols, CELL).any(axis=(1, 3)))
     seen = np.zeros_like(cells)
     regions = []
     for start in zip(*np.nonzero(cells)):

@@ -32,7 +32,6 @@ import stat
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-
 from pathlib import Path
 
 from .errors import ToolError

@@ -144,7 +144,7 @@
           } catch {
             // bookkeeping must never break the page
           }
-          return apply(set, this, [value]);
+          apply(set, this, [value]);
         },
       });
     }

@@ -118,7 +118,7 @@ export async function aimAndPress(tabId, action, selector, point, viewport, clic
     const { x, y, guard, target } = aimed;
     const where = `(${Math.round(x)}, ${Math.round(y)})`;
     let outcome = {};
-    let report = null;
+    let report; // the guard's, set in the finally below
     try {
       if (!selector) sameViewport(viewport, aimed.viewport, where);
       await mouse(tabId, 'mouseMoved', x, y, signal, press ?? LEFT_CLICK);

@@ -14,7 +14,9 @@ import dataclasses
 import os
 import time
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from .. import images, uploads
@@ -42,6 +44,13 @@ class Transport(Protocol):
     """What carries requests to a browser: ``HostLink``, or a fake."""
 
     hello: frames.Hello
+    #: the host's socket
+    path: Path
+
+    @property
+    def profile_id(self) -> str:
+        """The browser profile's id (its extension's hello), empty if it did not say."""
+        ...
 
     async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30.0) -> dict[str, Any]:
         ...
@@ -286,7 +295,7 @@ class BrowserClient:
         return await self._ask(Method.TELEMETRY_QUERY, request, timeout)
 
     async def network_detail(
-        self, tab_id: int, request_id: int, include: list[str], max_body_chars: int, binary_bodies: bool,
+        self, tab_id: int, request_id: int, include: Sequence[str], max_body_chars: int, binary_bodies: bool,
     ) -> dict[str, Any]:
         """One request of the tab, by the id its telemetry entry gives: URL, method, state, status, and the
         ``include``d headers and bodies, redacted by the host; text bodies cut at ``max_body_chars``."""

@@ -487,7 +487,7 @@ class BrowserConnection:
             for link in links:
                 client = BrowserClient(link)
                 listing = await client.tabs()
-                current = link is self._link
+                is_current = link is self._link
                 browsers.append(
                     {
                         "browser": client.id,
@@ -499,7 +499,7 @@ class BrowserConnection:
                                 "title": tab.get("title", "")[:100],
                                 "url": tab.get("url", ""),
                                 **({"active": True} if tab.get("active") else {}),
-                                **({"tracked": True} if current and tab["id"] == tracked_id else {}),
+                                **({"tracked": True} if is_current and tab["id"] == tracked_id else {}),
                                 # who may act there (the host's claims: nativehost/tabs.py), and its tab group
                                 **{key: tab[key] for key in ("owner", "mine", "lease", "group") if key in tab},
                             }
@@ -662,9 +662,9 @@ class BrowserConnection:
         """The host's events: a tab of this session's taken over by another session (said in the next answer);
         the rest (alerts) are the session's."""
         if event == "tab_taken":
-            link = self._link
-            if link is not None:
-                self._opened.discard(_run_tab(link, data.get("tab_id")))
+            link, tab_id = self._link, data.get("tab_id")
+            if link is not None and isinstance(tab_id, int):  # the host sends the tab's id, an int
+                self._opened.discard(_run_tab(link, tab_id))
             by = data.get("by") or {}
             self.notes.append(
                 f"Tab {data.get('tab_id')} was taken over by {by.get('client', 'another MCP client')} (session "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+from collections.abc import Set
 from pathlib import Path
 
 from ..errors import BrowserError, Code
@@ -15,7 +16,7 @@ log = logging.getLogger("tabsight.front")
 
 
 async def connect_all(
-    session: str, timeout: float = 1.0, skip: set[Path] = frozenset(), client: str = "",
+    session: str, timeout: float = 1.0, skip: Set[Path] = frozenset(), client: str = "",
 ) -> list[HostLink]:
     """Open a link to every live host, as ``session`` of MCP client ``client``. Sockets left by a host that died
     (kill -9) are removed. A socket served by another user's process, or a host that refuses this user, raises

@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import TextIO
 
 from tabsight import NATIVE_HOST_NAME, __version__
+from tabsight.browsers import Browser, user_data_dir
 from tabsight.errors import BrowserError
-from tabsight.install.detect import Browser, Detection, detect, manifest_in, manifest_paths, registry_key, user_data_dir
+from tabsight.install.detect import Detection, detect, manifest_in, manifest_paths, registry_key
 from tabsight.install.diagnose import (
     INSTALL_FIX,
     NO_HOST_FIX,
@@ -109,7 +110,7 @@ def run_install(
     _make_dirs(directory, record)
     launcher = write_launcher(directory, platform=platform)
     _remember(record, "files", launcher)
-    registered: list[tuple[Browser, str]] = []
+    registered: list[tuple[str, str]] = []
     failures = 0
     for browser in detection.found:
         try:
@@ -258,6 +259,8 @@ def _make_dirs(path: Path, record: Record) -> None:
 
 
 def _set_registry_value(key: str, value: str) -> None:
+    if sys.platform != "win32":  # never: only Windows' browsers reach here (the check tells the type checker)
+        raise OSError("no Windows registry on this system")
     import winreg
 
     with winreg.CreateKey(winreg.HKEY_CURRENT_USER, key) as handle:
@@ -265,6 +268,8 @@ def _set_registry_value(key: str, value: str) -> None:
 
 
 def _read_registry_value(key: str) -> str | None:
+    if sys.platform != "win32":  # never: only Windows' browsers reach here (the check tells the type checker)
+        raise OSError("no Windows registry on this system")
     import winreg
 
     try:
@@ -274,6 +279,8 @@ def _read_registry_value(key: str) -> str | None:
 
 
 def _delete_registry_key(key: str) -> None:
+    if sys.platform != "win32":  # never: only Windows' browsers reach here (the check tells the type checker)
+        raise OSError("no Windows registry on this system")
     import winreg
 
     try:
@@ -364,7 +371,8 @@ def _custom_dirs(given: Sequence[Path], environ: Mapping[str, str] | None) -> li
     except ValueError:
         recorded = []
     folders: list[Path] = []
-    for folder in [*given, *recorded]:
+    named: list[Path | str] = [*given, *recorded]
+    for folder in named:
         folder = Path(folder).expanduser().absolute()
         if folder not in folders:
             folders.append(folder)

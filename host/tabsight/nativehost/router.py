@@ -39,9 +39,8 @@ from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
 from ..protocol.methods import Method
 from .peercred import peer_uid
-from .whoami import Whoami, identify
-
 from .tabs import ClaimRequest, Holder, TabClaims, is_int
+from .whoami import Whoami, identify
 
 if TYPE_CHECKING:
     from .picks import Picks
@@ -243,7 +242,7 @@ class Host:
             self.whoami = await asyncio.wait_for(
                 asyncio.to_thread(identify, os.getppid(), profile_id, extension_id()), IDENTIFY_TIMEOUT
             )
-        except Exception as exc:  # naming the browser is a nicety: never a reason not to serve it
+        except Exception as exc:  # noqa: BLE001 - naming the browser is a nicety: never a reason not to serve it
             log.warning("could not tell which browser profile this is: %s", exc)
             return
         log.info("serving %s", self.whoami)
@@ -510,6 +509,7 @@ class Host:
             return {"on_end": claim.on_end}
         if claim.action == "reclaim":
             return {"reclaimed": self.claims.reclaim(holder, list(claim.tab_ids))}
+        assert claim.tab_id is not None  # release and take_over: ClaimRequest.checked saw to it
         if claim.action == "release":
             refused = self.claims.release(holder, claim.tab_id)
             if refused is not None:
@@ -548,7 +548,9 @@ class Host:
 
     def _cancel(self, front: FrontConnection, local_id: str) -> None:
         global_id = front.in_flight.pop(local_id, None)
-        pending = self.pending.pop(global_id, None) if global_id else None
+        if not global_id:
+            return
+        pending = self.pending.pop(global_id, None)
         if pending is None:
             return
         pending.timer.cancel()

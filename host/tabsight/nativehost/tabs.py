@@ -25,6 +25,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from ..errors import Code
 from ..protocol.methods import Method
@@ -226,6 +227,6 @@ class ClaimRequest:
         return cls(action, tab_id)
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """An int that is not a bool (JSON's true is no tab id)."""
     return isinstance(value, int) and not isinstance(value, bool)

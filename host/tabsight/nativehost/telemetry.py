@@ -409,7 +409,7 @@ class Telemetry:
 
     def _finish_page_loads(self, buffers: TabBuffers) -> None:
         """A new page load began in this tab: the earlier ones' last values join their URL's baseline."""
-        for navigation, record in list(buffers.vitals.items()):
+        for record in list(buffers.vitals.values()):
             if record.get("final"):
                 continue
             record["final"] = True

@@ -11,7 +11,7 @@ its first instant, and pydantic costs a Python process about 50 ms to import (a 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 from ..errors import Code
 from ..limits import PROTOCOL_VERSION
@@ -144,19 +144,28 @@ class Record:
         return out
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.wire() == other.wire()  # type: ignore[attr-defined]
+        return type(self) is type(other) and self.wire() == other.wire()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.wire().items())})"
 
 
 class BrowserInfo(Record):
+    name: str
+    version: str
+    user_agent: str
+
     FIELDS = {"name": (text(), "unknown"), "version": (text(), ""), "user_agent": (text(), "")}
 
 
 class ExtensionInfo(Record):
     """What the extension said of itself in its hello (``browser_run``: this run of the browser, new after a
     restart, kept while the browser runs)."""
+
+    version: str
+    browser: BrowserInfo
+    profile_id: str
+    browser_run: str
 
     FIELDS = {
         "version": (text(), REQUIRED),
@@ -184,6 +193,26 @@ class Hello(Record):
     browser's executable tells), ``user_data_dir``, ``profile_dir`` and ``profile_name`` (the name its profile
     menu shows)."""
 
+    kind: str
+    protocol: int
+    role: str
+    version: str
+    browser: BrowserInfo | None
+    profile_id: str | None
+    browser_run: str | None
+    last_active: float | None
+    session: str | None
+    client: str | None
+    host_id: str | None
+    pid: int | None
+    embedded: str | None
+    isolated: bool | None
+    extension: ExtensionInfo | None
+    channel: str | None
+    user_data_dir: str | None
+    profile_dir: str | None
+    profile_name: str | None
+
     FIELDS = {
         "kind": _kind("hello"),
         "protocol": (integer(), PROTOCOL_VERSION),
@@ -208,6 +237,12 @@ class Hello(Record):
 
 
 class Request(Record):
+    kind: str
+    id: str
+    method: str
+    params: dict[str, Any]
+    timeout_ms: int | None
+
     FIELDS = {
         "kind": _kind("request"),
         "id": (text(1, 200), REQUIRED),
@@ -218,27 +253,45 @@ class Request(Record):
 
 
 class Response(Record):
+    kind: str
+    id: str
+    result: dict[str, Any]
+
     FIELDS = {"kind": _kind("response"), "id": (text(), REQUIRED), "result": (obj, {})}
 
 
 class ErrorBody(Record):
+    code: str
+    message: str
+
     FIELDS = {"code": (text(), REQUIRED), "message": (text(), REQUIRED)}
 
 
 class Error(Record):
+    kind: str
+    id: str | None
+    error: ErrorBody
+
     FIELDS = {"kind": _kind("error"), "id": (optional(text()), None), "error": (record(ErrorBody), REQUIRED)}
 
 
 class Event(Record):
+    kind: str
+    event: str
+    data: dict[str, Any]
+
     FIELDS = {"kind": _kind("event"), "event": (text(), REQUIRED), "data": (obj, {})}
 
 
 class Cancel(Record):
+    kind: str
+    id: str
+
     FIELDS = {"kind": _kind("cancel"), "id": (text(), REQUIRED)}
 
 
-Frame = Union[Hello, Request, Response, Error, Event, Cancel]
-KINDS: dict[str, type[Record]] = {"hello": Hello, "request": Request, "response": Response, "error": Error,
+Frame = Hello | Request | Response | Error | Event | Cancel
+KINDS: dict[str, type[Frame]] = {"hello": Hello, "request": Request, "response": Response, "error": Error,
                                   "event": Event, "cancel": Cancel}
 
 

@@ -32,7 +32,6 @@ from .progress import reporting
 from .push import ALERTS_URI, AlertPush
 from .stdio import stdio_transport
 
-
 ALERTS_RESOURCE = types.Resource(
     uri=ALERTS_URI,
     name="alerts",

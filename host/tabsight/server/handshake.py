@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from .. import __version__
 from ..progress import EVERY, FIRST
@@ -103,7 +103,7 @@ def opening_request(line: bytes) -> tuple[int | str, dict[str, Any]] | None:
     if not isinstance(message, dict) or set(message) - {"jsonrpc", "id", "method", "params"}:
         return None
     request_id, method, params = message.get("id"), message.get("method"), message.get("params")
-    if message.get("jsonrpc") != "2.0" or type(request_id) not in (int, str) or not isinstance(params, dict):
+    if message.get("jsonrpc") != "2.0" or not _is_id(request_id) or not isinstance(params, dict):
         return None
     if method == "initialize" and params.get("_meta") is None and _initialize_checked(params):
         return request_id, initialize_answer(params)
@@ -175,14 +175,21 @@ def tool_call(line: bytes) -> tuple[int | str | None, str | None, int | str | No
         return None
     if not isinstance(message, dict) or message.get("method") != "tools/call":
         return None
-    params = message.get("params") if isinstance(message.get("params"), dict) else {}
-    meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+    params = message.get("params")
+    params = params if isinstance(params, dict) else {}
+    meta = params.get("_meta")
+    meta = meta if isinstance(meta, dict) else {}
     request_id, name, token = message.get("id"), params.get("name"), meta.get("progressToken")
     return (
-        request_id if type(request_id) in (int, str) else None,
+        request_id if _is_id(request_id) else None,
         name if isinstance(name, str) else None,
-        token if type(token) in (int, str) else None,
+        token if _is_id(token) else None,
     )
+
+
+def _is_id(value: object) -> TypeGuard[int | str]:
+    """A JSON-RPC id or progress token: a string or an integer (JSON's true is neither)."""
+    return type(value) in (int, str)
 
 
 @dataclass
@@ -240,10 +247,10 @@ class Early:
                 return
             first, self._first = self._first, False
             if first and (opening := opening_request(line)) is not None:
-                request_id, result = opening
-                reply = {"jsonrpc": "2.0", "id": request_id, "result": result}
+                opening_id, result = opening
+                reply = {"jsonrpc": "2.0", "id": opening_id, "result": result}
                 self._write((json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
-                self.answered[request_id] = result
+                self.answered[opening_id] = result
                 return
             call = tool_call(line)
             if call is None:

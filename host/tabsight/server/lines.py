@@ -17,7 +17,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 log = logging.getLogger("tabsight.stdio")
 
@@ -39,7 +39,7 @@ def claim_stdio() -> tuple[BinaryIO, BinaryIO, Callable[[], None]]:
     import fcntl
 
     moved: list[tuple[int, int]] = []
-    streams = []
+    streams: list[BinaryIO] = []
     for fd, mode, diversion in ((0, "rb", _null_input), (1, "wb", _stderr_output)):
         private = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
         moved.append((fd, private))
@@ -47,7 +47,7 @@ def claim_stdio() -> tuple[BinaryIO, BinaryIO, Callable[[], None]]:
         os.dup2(divert, fd)
         os.close(divert)
         # never closed: a daemon thread may still block on it when the process ends
-        streams.append(os.fdopen(private, mode, closefd=False))
+        streams.append(cast(BinaryIO, os.fdopen(private, mode, closefd=False)))
 
     def release() -> None:
         for fd, private in moved:
@@ -117,7 +117,7 @@ class LinePump:
                 if self.inspect is not None:
                     try:
                         self.inspect(read[0])
-                    except Exception:  # noqa: BLE001 - a look at a line never stops the reading
+                    except Exception:  # a look at a line never stops the reading (logged with its traceback)
                         log.exception("could not look at a line ahead of the server")
                 self._put(read)
         except BaseException as exc:  # noqa: BLE001 - handed to the consumer

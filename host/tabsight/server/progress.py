@@ -46,7 +46,7 @@ async def reporting(send: Send, what: str, work: Callable[[], Awaitable[T]], *,
             tasks.start_soon(_tick, send, current, first, every, last)
             try:
                 result = await work()
-            except Exception as exc:  # raised below as itself, not inside the task group's ExceptionGroup
+            except Exception as exc:  # noqa: BLE001 - raised below as itself, not inside the task group's ExceptionGroup
                 failure = exc
             finally:
                 tasks.cancel_scope.cancel()  # no report after the answer
@@ -63,7 +63,7 @@ async def _tick(send: Send, current: progress.Progress, first: float, every: flo
         value = max(report.progress, round(last + 0.1, 1))  # strictly rising, whatever the rounding
         try:
             await send(value, report.total, redact.text(report.message))  # a URL may carry a token
-        except Exception as exc:  # the client went away: the call itself answers (or not) on its own
+        except Exception as exc:  # noqa: BLE001 - the client went away: the call itself answers (or not) on its own
             log.debug("progress report not sent: %s", exc)
             return
         last = value

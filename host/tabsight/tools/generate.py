@@ -38,11 +38,13 @@ async def generate(session: Session, params: GenerateParams, response: Response)
     response.remember_screenshot(now)
     session.screenshots.saw_viewport(client.id, tab_id, shot.viewport)
     if params.type == "baseline":
+        assert params.name is not None  # GenerateParams._needs saw to it
         screenshots.save_baseline(params.name, now)
         response.result = {"baseline": params.name, "saved": list(screenshots.baselines)}
         return
     from .. import diff  # here, not at the top: numpy costs every front ~11 MB, and most never diff
 
+    assert before is not None  # a visual_diff: looked for above
     result = diff.compare(before, now)
     summary = {
         "baseline": params.baseline or "previous screenshot",

@@ -27,8 +27,8 @@ from .response import Response, page_fields, page_text
 PAGE_TEXT_MAX = 10_000
 
 #: the parts of a request's detail (observe network with request_id)
-REQUEST_PARTS = ("request_headers", "response_headers", "request_body", "response_body")
 RequestPart = Literal["request_headers", "response_headers", "request_body", "response_body"]
+REQUEST_PARTS: tuple[RequestPart, ...] = ("request_headers", "response_headers", "request_body", "response_body")
 
 #: the interactionHint each role implies; any other role implies "clickable". An annotation leaves its
 #: hint out when it is the one its role implies.

@@ -119,7 +119,7 @@ class Response:
         if pending:
             pending = bounded.fit(bounded.cap_fields(masked(pending, budget // 4)), budget // 4)
             budget -= bounded.size(pending)
-        content: list[Content] = [self._image(image) for image in self.images]
+        content: list[types.ContentBlock] = [self._image(image) for image in self.images]
         if self.result is not None:
             result = _serialised(bounded.fit(bounded.cap_fields(masked(self.result, budget)), budget))
             content.append(self._text(pagecontent.mark(result) if self.quotes_pages else result))

@@ -31,8 +31,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from .. import cookies as cookie_rules
-from .. import images
+from .. import cookies as cookie_rules, images
 from ..browser.client import BrowserClient, Shot
 from ..cookies import Cookie
 from ..errors import BrowserError, Code, ToolError
@@ -178,8 +177,8 @@ class ScreenshotParams(Params):
     def _a_string_when_given(cls, value: Any, info: ValidationInfo) -> Any:
         if value == "":  # BrowserLoop's reading: none given
             return None
-        if not isinstance(value, str):
-            raise ValueError(f"'{info.field_name}' is {value!r:.50}: it must be a string; leave it out for none")  # noqa: TRY004 (pydantic reports ValueError only)
+        if not isinstance(value, str):  # ValueError, not TypeError, below: pydantic reports ValueError only
+            raise ValueError(f"'{info.field_name}' is {value!r:.50}: it must be a string; leave it out for none")
         return value
 
     @field_validator("cookies", mode="before")
@@ -230,7 +229,8 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
         if params.tab_id is not None:
             raise ToolError("'tab_id' and 'url' exclude each other: 'url' opens a window of its own")
         client = await session.browsers.client()
-        cookies = cookie_rules.select(params.cookies or [], DEFAULT_COOKIES.get(), params.url)
+        listed = params.cookies if isinstance(params.cookies, list) else []  # (a string is parsed by then)
+        cookies = cookie_rules.select(listed, DEFAULT_COOKIES.get(), params.url)
         shot = await _capture_url(client, params, cookie_rules.wire(cookies.applied, params.url))
         cookies.refused(shot.cookies_refused)
 
@@ -303,6 +303,7 @@ def cookies_metadata(cookies: cookie_rules.Selection, via: str | None) -> dict[s
 async def _capture_url(client: BrowserClient, params: ScreenshotParams, cookies: list[dict[str, Any]]) -> Shot:
     """The page at ``params.url``, in a window of its own. Network trouble and hiccups are retried while the
     call's ``timeout`` leaves room: the whole call, retries included, answers within it (and a second or two)."""
+    assert params.url is not None  # called only for a url
     deadline = time.monotonic() + params.timeout / 1000
     retries = 0
     attempt_ms = params.timeout  # the first attempt has it all (and its error quotes it as given)
