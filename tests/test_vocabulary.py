@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from mcp.client.stdio import stdio_client
 
+import tabsight
 from conftest import front_env, front_params, mcp_client
 from harness.calls import refusal
-import tabsight
 from tabsight.alerts import CATEGORIES, EVENTS, TAXONOMY
 from tabsight.errors import HINTS, Code
 from tabsight.nativehost.router import Host

@@ -60,8 +60,10 @@ class Tool:
     def __post_init__(self) -> None:
         if self.modes:  # the discriminator's allowed values are the modes' names, listed nowhere else
             names = tuple(mode.name for mode in self.modes)
-            chosen = (Literal[names], Field(description=""))  # type: ignore[valid-type]
-            model = create_model(self.params.__name__, __base__=self.params, **{self.discriminator: chosen})
+            chosen = (Literal[names], Field(description=""))
+            model = create_model(  # type: ignore[call-overload]
+                self.params.__name__, __base__=self.params, **{self.discriminator: chosen}
+            )
             object.__setattr__(self, "params", model)
 
     @property

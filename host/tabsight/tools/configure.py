@@ -45,11 +45,16 @@ class ConfigureParams(Params):
     dialog_policy: Literal["accept", "dismiss", "report"] | None = None
 
 
+# (the asserts: each row's needs saw to its argument)
+
+
 async def _track(session: Session, params: ConfigureParams, response: Response) -> None:
+    assert params.tab_id is not None
     response.result = {"tracked": await session.browsers.track_tab(params.tab_id, params.browser)}
 
 
 async def _capture(session: Session, params: ConfigureParams, response: Response) -> None:
+    assert params.settings is not None
     note = session.autoshots.configure(CaptureSettings(**params.settings.model_dump()))
     response.result = {"capture": session.autoshots.status(), **({"note": note} if note else {})}
 
@@ -59,11 +64,13 @@ async def _streaming(session: Session, params: ConfigureParams, response: Respon
 
 
 async def _dialogs(session: Session, params: ConfigureParams, response: Response) -> None:
+    assert params.dialog_policy is not None
     session.browsers.dialog_policy = params.dialog_policy
     response.result = {"dialogs": {"policy": params.dialog_policy}}
 
 
 async def _answers(session: Session, params: ConfigureParams, response: Response) -> None:
+    assert params.max_answer_chars is not None
     session.answer_chars = params.max_answer_chars
     response.result = {"answers": {"max_answer_chars": session.answer_chars}}
 
@@ -73,6 +80,7 @@ async def _debugger(session: Session, params: ConfigureParams, response: Respons
 
 
 async def _emulate(session: Session, params: ConfigureParams, response: Response) -> None:
+    assert params.emulation is not None
     response.result = {"emulate": await emulate(session, params.emulation, params.tab_id)}
 
 
@@ -80,8 +88,14 @@ async def _sharing(session: Session, params: ConfigureParams, response: Response
     response.result = {"tabs": await _tabs(session, params)}
 
 
-async def _claim(session: Session, params: ConfigureParams, response: Response) -> None:
-    response.result = await session.browsers.claim(params.action, params.tab_id)
+async def _take_over(session: Session, params: ConfigureParams, response: Response) -> None:
+    assert params.tab_id is not None
+    response.result = await session.browsers.claim("take_over", params.tab_id)
+
+
+async def _release(session: Session, params: ConfigureParams, response: Response) -> None:
+    assert params.tab_id is not None
+    response.result = await session.browsers.claim("release", params.tab_id)
 
 
 async def _tabs(session: Session, params: ConfigureParams) -> dict:
@@ -175,8 +189,8 @@ TOOL = Tool(
                  "the user has switched to since stays) or keep.",
              }),
         Mode("take_over", "make another session's tab (tab_id) this session's, to act on it (its owner is told; "
-             "only when you must).", _claim, needs=("tab_id",), fields={"tab_id": "the tab."}),
-        Mode("release", "hand a tab this session opened (tab_id) back, for any session to act on.", _claim,
+             "only when you must).", _take_over, needs=("tab_id",), fields={"tab_id": "the tab."}),
+        Mode("release", "hand a tab this session opened (tab_id) back, for any session to act on.", _release,
              needs=("tab_id",), fields={"tab_id": "the tab."}),
     ),
 )

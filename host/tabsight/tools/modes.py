@@ -116,10 +116,10 @@ def check(params: BaseModel, modes: Mapping[str, Mode], discriminator: str, grou
         if name not in takes:
             raise ValueError(_not_taken(name, mode, modes, discriminator, groups))
     for need in mode.needs:
-        group = next((group for group in groups if group.noun == need), None)
-        if group is not None:
-            if not any(name in present for name in group.fields):
-                raise ValueError(f"{named} needs {_article(group.noun)}: {group.spelled()}")
+        needed = next((group for group in groups if group.noun == need), None)
+        if needed is not None:
+            if not any(name in present for name in needed.fields):
+                raise ValueError(f"{named} needs {_article(needed.noun)}: {needed.spelled()}")
         elif isinstance(need, OneOf):
             count = sum(name in present for name in need.names)
             if count == 0 or (count > 1 and not need.both):

@@ -13,7 +13,7 @@ import base64
 import json
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from .. import images, redact
 from ..browser.client import BrowserClient

@@ -45,6 +45,8 @@ log = logging.getLogger("tabsight.screenshot")
 
 #: the tool's default format and quality (images.ENCODINGS)
 SHOT = images.ENCODINGS["screenshot"]
+assert SHOT.quality is not None  # lossy by default: its quality is the argument's default
+SHOT_QUALITY = SHOT.quality
 
 
 class Defaults(BaseModel):
@@ -53,7 +55,7 @@ class Defaults(BaseModel):
     width: int = Field(default=1280, ge=MIN_VIEWPORT, le=MAX_VIEWPORT)
     height: int = Field(default=720, ge=MIN_VIEWPORT, le=MAX_VIEWPORT)
     format: images.Format = SHOT.format
-    quality: int = Field(default=SHOT.quality, ge=1, le=100)
+    quality: int = Field(default=SHOT_QUALITY, ge=1, le=100)
     timeout: int = Field(default=30_000, ge=1000, le=120_000)
     wait_network_idle: bool = True
     user_agent: str | None = None

@@ -20,6 +20,7 @@ def _load_timeout(params: InteractParams) -> None:
 
 
 async def navigate(session: Session, params: InteractParams, response: Response) -> None:
+    assert params.url is not None  # the row needs it
     client, tab_id = await session.browsers.tab(params.tab_id)
     timeout = params.timeout or LOAD_TIMEOUT
     with phase(f"waiting for {params.url} to load", bound=timeout / 1000):

@@ -8,9 +8,9 @@ from typing import Any, NamedTuple
 from ...browser.client import End
 from ...errors import BrowserError, Code, ToolError
 from ...session.state import Label, Session
+from ..modes import given
 from ..observe import lean
 from ..response import Response
-from ..modes import given
 from .params import DESTINATION, TARGET, InteractParams
 
 
