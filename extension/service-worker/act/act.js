@@ -20,26 +20,15 @@ import { Code, TabsightError } from '../errors.js';
 import { currentDocument, inPage, inPageIfLoaded } from '../page-library-calls.js';
 import { enumParam, optionalStringParam, tabIdParam } from '../params.js';
 import { tabUrl } from '../restricted.js';
-import { pressAction, selectAction, setAction, typeAction } from './fields.js';
-import { clickAction, dragAction, hoverAction, scrollAction } from './pointer.js';
+import { FIELD_ACTIONS } from './fields.js';
+import { POINTER_ACTIONS } from './pointer.js';
 import { settle } from './settle.js';
 import { destinationParam, pointParam, targetParam } from './targets.js';
-import { uploadAction } from './upload.js';
+import { UPLOAD_ACTIONS } from './upload.js';
 
-// Action -> its handler, (tabId, {selector, point, to}, params, signal) =>
-// {did, target, ...}; `destination`: it takes one (`to`) as well, read with
-// its target before the page is asked anything.
-const ACTIONS = {
-  click: { handler: clickAction },
-  drag: { handler: dragAction, destination: true },
-  upload: { handler: uploadAction },
-  type: { handler: typeAction },
-  select: { handler: selectAction },
-  set: { handler: setAction },
-  hover: { handler: hoverAction },
-  press: { handler: pressAction },
-  scroll: { handler: scrollAction },
-};
+// Action -> its handler: the families' rows (a new action is a row and a
+// handler in its family's file).
+const ACTIONS = { ...POINTER_ACTIONS, ...UPLOAD_ACTIONS, ...FIELD_ACTIONS };
 const ACTION_NAMES = Object.keys(ACTIONS);
 
 export async function act(params, signal) {

@@ -13,6 +13,14 @@ import { pointerAction } from './pointer.js';
 import { locateTarget, targetName } from './targets.js';
 import { POLL_MS, abortable, exclusive, sleep } from './waits.js';
 
+// This family's rows of act.js's table (see POINTER_ACTIONS in pointer.js).
+export const FIELD_ACTIONS = {
+  type: { handler: typeAction },
+  select: { handler: selectAction },
+  set: { handler: setAction },
+  press: { handler: pressAction },
+};
+
 // How long typing or selecting may take to show in the page (an editor
 // renders a frame later), and a combobox's list to open.
 const RESULT_WAIT_MS = 1000;
@@ -20,20 +28,20 @@ const OPEN_WAIT_MS = 1500;
 // A typed control that changed, but not into the text, and stayed so this long: the page reformatted it.
 const STEADY_MS = 300;
 
-export async function typeAction(tabId, { selector }, params, signal) {
+async function typeAction(tabId, { selector }, params, signal) {
   const text = typeof params.text === 'string' ? params.text : null;
   if (text === null) throw badRequest('type needs text, a string');
   return exclusive(tabId, () => typeText(tabId, selector, text, params, signal));
 }
 
-export async function selectAction(tabId, { selector }, params, signal) {
+async function selectAction(tabId, { selector }, params, signal) {
   if (!selector) throw badRequest('select needs a target: label or selector of a <select>, a listbox or a combobox');
   const value = optionalStringParam(params, 'value');
   if (value === null) throw badRequest('select needs value: an option\'s value or its visible text');
   return exclusive(tabId, () => selectOption(tabId, selector, value, signal));
 }
 
-export async function setAction(tabId, { selector }, params, signal) {
+async function setAction(tabId, { selector }, params, signal) {
   if (!selector) throw badRequest('set needs a target: label or selector of a form control');
   const { value } = params;
   if (typeof value !== 'string' && typeof value !== 'boolean') {
@@ -42,7 +50,7 @@ export async function setAction(tabId, { selector }, params, signal) {
   return exclusive(tabId, () => setControl(tabId, selector, value, signal));
 }
 
-export async function pressAction(tabId, { selector }, params, signal) {
+async function pressAction(tabId, { selector }, params, signal) {
   const combo = optionalStringParam(params, 'key');
   if (!combo) throw badRequest('press needs key, e.g. "Enter", "Escape", "Control+A"');
   const { target } = selector ? await locateTarget(tabId, selector, null, { focusOnly: true }) : { target: null };

@@ -16,18 +16,28 @@ import { IS_MAC, LEFT_CLICK, MODIFIERS, mouse } from './input-events.js';
 import { locateTarget, targetName, viewportParam } from './targets.js';
 import { abortable, exclusive, sleep, within } from './waits.js';
 
-export async function clickAction(tabId, { selector, point }, params, signal) {
+// This family's rows of act.js's table: action -> its handler, (tabId,
+// {selector, point, to}, params, signal) => {did, target, ...};
+// `destination`: it takes one (`to`) as well.
+export const POINTER_ACTIONS = {
+  click: { handler: clickAction },
+  drag: { handler: dragAction, destination: true },
+  hover: { handler: hoverAction },
+  scroll: { handler: scrollAction },
+};
+
+async function clickAction(tabId, { selector, point }, params, signal) {
   if (!selector && !point) throw badRequest('click needs a target: label, selector, or x and y');
   const press = pressParam(params);
   return exclusive(tabId, () => pointerAction(tabId, 'click', selector, point, viewportParam(params), press, signal));
 }
 
-export async function hoverAction(tabId, { selector, point }, params, signal) {
+async function hoverAction(tabId, { selector, point }, params, signal) {
   if (!selector && !point) throw badRequest('hover needs a target: label, selector, or x and y');
   return exclusive(tabId, () => pointerAction(tabId, 'hover', selector, point, viewportParam(params), null, signal));
 }
 
-export async function scrollAction(tabId, { selector, point }, params, signal) {
+async function scrollAction(tabId, { selector, point }, params, signal) {
   if (selector) {
     const { target } = await locateTarget(tabId, selector, null);
     return { did: 'scrolled the element into view', target };
@@ -41,7 +51,7 @@ export async function scrollAction(tabId, { selector, point }, params, signal) {
   return { did: `scrolled by (${deltaX}, ${deltaY})`, target: null };
 }
 
-export async function dragAction(tabId, { selector, point, to }, params, signal) {
+async function dragAction(tabId, { selector, point, to }, params, signal) {
   if (!selector && !point) throw badRequest('drag needs a source: label, selector, or x and y');
   const viewport = viewportParam(params);
   return exclusive(tabId, () => withDebugger(tabId, () => drag(tabId, { selector, point }, to, viewport, signal)));

@@ -11,7 +11,10 @@ import { aimAndPress } from './pointer.js';
 import { targetName, viewportParam } from './targets.js';
 import { abortable, exclusive, within } from './waits.js';
 
-export async function uploadAction(tabId, { selector, point }, params, signal) {
+// This family's row of act.js's table (see POINTER_ACTIONS in pointer.js).
+export const UPLOAD_ACTIONS = { upload: { handler: uploadAction } };
+
+async function uploadAction(tabId, { selector, point }, params, signal) {
   if (!selector && !point) throw badRequest('upload needs a target: label, selector, or x and y');
   const files = filesParam(params);
   const viewport = viewportParam(params);
