@@ -21,6 +21,7 @@ import { abortable, exclusive, sleep, within } from './waits.js';
 // `destination`: it takes one (`to`) as well.
 export const POINTER_ACTIONS = {
   click: { handler: clickAction },
+  long_press: { handler: longPressAction },
   drag: { handler: dragAction, destination: true },
   hover: { handler: hoverAction },
   scroll: { handler: scrollAction },
@@ -29,6 +30,15 @@ export const POINTER_ACTIONS = {
 async function clickAction(tabId, { selector, point }, params, signal) {
   if (!selector && !point) throw badRequest('click needs a target: label, selector, or x and y');
   const press = pressParam(params);
+  return exclusive(tabId, () => pointerAction(tabId, 'click', selector, point, viewportParam(params), press, signal));
+}
+
+// A click whose button stays down for hold_ms: the page gets mousedown, then
+// (while its own timers run) nothing, then mouseup and click, as from a user
+// who holds the button.
+async function longPressAction(tabId, { selector, point }, params, signal) {
+  if (!selector && !point) throw badRequest('long_press needs a target: label, selector, or x and y');
+  const press = { ...LEFT_CLICK, holdMs: intParam(params, 'hold_ms', 100, 10_000, 800) };
   return exclusive(tabId, () => pointerAction(tabId, 'click', selector, point, viewportParam(params), press, signal));
 }
 
@@ -109,7 +119,8 @@ function pressParam(params) {
 }
 
 // "double-click", "right-click with Shift": how the answer names a click.
-function clickName({ button, clickCount, held }) {
+function clickName({ button, clickCount, held, holdMs }) {
+  if (holdMs) return `long press (${holdMs} ms)`;
   const count = ['', '', 'double-', 'triple-'][clickCount];
   const kind = button === 'left' ? `${count}click` : `${button} ${count}click`;
   return held.length ? `${kind} with ${held.join('+')}` : kind;
@@ -139,6 +150,7 @@ export async function aimAndPress(tabId, action, selector, point, viewport, clic
         await keepingUserFocus(tabId, async () => {
           for (let count = 1; count <= press.clickCount; count++) {
             await mouse(tabId, 'mousePressed', x, y, signal, { ...press, clickCount: count });
+            if (press.holdMs) await sleep(press.holdMs, signal);
             await mouse(tabId, 'mouseReleased', x, y, signal, { ...press, clickCount: count });
           }
         });

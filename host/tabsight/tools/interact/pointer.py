@@ -22,6 +22,13 @@ MODES = (
              "modifiers": "keys held down during it, e.g. [\"Shift\"] or [\"ControlOrMeta\"].",
              "tab_id": "",
          }),
+    Mode("long_press", "press the target and hold the button down for hold_ms before releasing: what a user does "
+         "to a hold-to-confirm button, a long-press menu, or a list that starts a drag only after a held press.",
+         act_on_target, acts=True, needs=("target",), fields={
+             "target": "",
+             "hold_ms": "how long the button is held down, in ms (default 800).",
+             "tab_id": "",
+         }),
     Mode("drag", "press on the target, move in steps to the destination (to_label, to_selector, or to_x and to_y), "
          "release there; HTML5 drag and drop (draggable elements, drop zones) gets its drag events, the answer says "
          "whether it did.", drag, acts=True, needs=("target", "destination"), fields={
