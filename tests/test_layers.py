@@ -1,6 +1,6 @@
 """The package's layers import downward only, and no module imports itself in a circle.
 
-The allowed directions are the table in the README's Architecture section
+The allowed directions are the table in docs/architecture.md
 (the block after ``<!-- layers -->``): one row per layer, top to bottom; a
 part may import the parts of rows below its own, never its own row's others
 or a row above. Every import counts: module level, inside functions, and
@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "host" / "tabsight"
 
 
-def layers(readme: str) -> list[list[str]]:
-    block = re.search(r"<!-- layers -->\s*```text\n(.*?)```", readme, re.DOTALL)
-    assert block, "the README's Architecture section has no <!-- layers --> table"
+def layers(doc: str) -> list[list[str]]:
+    block = re.search(r"<!-- layers -->\s*```text\n(.*?)```", doc, re.DOTALL)
+    assert block, "docs/architecture.md has no <!-- layers --> table"
     return [line.split() for line in block.group(1).splitlines() if line.strip()]
 
 
@@ -106,8 +106,8 @@ def package_graph() -> dict[str, set[str]]:
     return {name: imports(name, path, set(known)) for name, path in known.items()}
 
 
-def test_every_import_goes_down_the_readme_layers_and_none_circles():
-    assert violations(package_graph(), layers((ROOT / "README.md").read_text())) == []
+def test_every_import_goes_down_the_documented_layers_and_none_circles():
+    assert violations(package_graph(), layers((ROOT / "docs" / "architecture.md").read_text())) == []
 
 
 def test_the_check_finds_an_upward_import_a_circle_and_an_unplaced_folder():

@@ -61,7 +61,7 @@ def test_the_alert_categories_made_filtered_and_documented_are_the_taxonomys():
     assert made == set(CATEGORIES) and BATCH not in EVENTS  # a batch sums alerts up: it is none of them
     # filtered: what configure streaming's events take
     assert ConfigureParams.model_json_schema()["properties"]["events"]["items"]["enum"] == list(EVENTS)
-    # documented: docs/wire-protocol.md's table, row for row, and the README's events
+    # documented: docs/wire-protocol.md's table, row for row, and docs/telemetry.md's events
     doc = (ROOT / "docs" / "wire-protocol.md").read_text()
     table = re.search(r"### Alert categories\n.*?\|---[|-]*\n((?:\|[^\n]*\n)+)", doc, re.DOTALL).group(1)
     documented = [[cell.strip() for cell in line.strip().strip("|").split(" | ")] for line in table.splitlines()]
@@ -70,7 +70,7 @@ def test_the_alert_categories_made_filtered_and_documented_are_the_taxonomys():
          "yes" if c.url_filtered else "no"]
         for c in TAXONOMY
     ]
-    streaming = re.search(r"`events`: (.*?); `url_filter`", (ROOT / "README.md").read_text(), re.DOTALL).group(1)
+    streaming = re.search(r"`events`: (.*?); `url_filter`", (ROOT / "docs" / "telemetry.md").read_text(), re.DOTALL).group(1)
     assert sorted(re.findall(r"`(\w+)`", streaming)) == sorted(EVENTS)
 
 
