@@ -1,8 +1,8 @@
-"""The MCP clients of the README's snippets, run for real (issue 17).
+"""The MCP clients of docs/clients.md's snippets, run for real (issue 17).
 
 Each test registers tabsight with a real client CLI from npm, in a home folder of its own (HOME
 and the XDG folders in tmp_path: the user's configuration is never read or written), the way
-the README tells users to, and asserts what a user would look at:
+docs/clients.md tells users to, and asserts what a user would look at:
 
 - Claude Code: ``claude mcp add``, then ``claude mcp list`` and ``claude mcp get`` say Connected.
 - Gemini CLI: ``gemini mcp add``; ``gemini mcp list`` says Disabled until the folder is trusted,
@@ -44,7 +44,7 @@ CLIENTS = Path(__file__).parent / "clients"
 BIN = CLIENTS / "node_modules" / ".bin"
 CLIS = ("claude", "codex", "gemini", "mcp-inspector")
 TOOLS = {"observe", "screenshot", "configure", "interact", "generate"}
-#: the README's `tabsight mcp`, from the interpreter running the suite (its tabsight)
+#: the snippets' `tabsight mcp`, from the interpreter running the suite (its tabsight)
 SERVER = [sys.executable, "-m", "tabsight", "mcp"]
 
 
@@ -114,7 +114,7 @@ def line_of(output: str, server: str) -> str:
 
 
 def test_claude_code_lists_tabsight_as_connected(user):
-    """The README's `claude mcp add tabsight -- tabsight mcp`; list and get check the server."""
+    """The README's and docs/clients.md's `claude mcp add tabsight -- tabsight mcp`; list and get check the server."""
     user.run("claude", "mcp", "add", "tabsight", "--", *SERVER)
     # each starts the server and asks it; at once, since neither waits for the other
     with ThreadPoolExecutor(2) as pool:

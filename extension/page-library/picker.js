@@ -15,7 +15,7 @@
 // The layer and the note prompt are in a closed shadow root, styled there: a
 // page's CSS does not reach them, its scripts cannot read them. The note is
 // typed in the page's window all the same: a page listening to every key on
-// its window sees the keystrokes (the README says so).
+// its window sees the keystrokes (docs/guide.md says so).
 
 (() => {
   if (globalThis.__tabsight) return;

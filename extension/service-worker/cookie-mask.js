@@ -3,7 +3,7 @@
 // URL-encoded, and base64-encoded (standard and URL-safe alphabets, at each of
 // the three alignments a value can have inside a longer encoded text).
 //
-// What it cannot catch, and the README says so: values shorter than
+// What it cannot catch, and docs/security.md says so: values shorter than
 // MIN_VALUE_LENGTH (too common to mask: "1", "en", "true"), and a script that
 // transforms a value any other way (hex, reversed, split, encrypted).
 

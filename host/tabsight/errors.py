@@ -117,7 +117,7 @@ HINTS: dict[Code, str] = {
     Code.VIEWPORT_CHANGED: "Take a new screenshot and use its coordinates, or target the element by label or selector.",
     Code.NO_FILE_ACCESS: "Ask the user to turn on 'Allow access to file URLs' in tabsight's Details at "
     "chrome://extensions, then call again.",
-    Code.NOT_ALLOWED: "tabsight's security boundary refuses this (README: Security). Use the tools' own actions "
+    Code.NOT_ALLOWED: "tabsight's security boundary refuses this (docs/security.md). Use the tools' own actions "
     "(navigate, screenshot, observe, interact) for page work; what only the user may allow is in their tabsight "
     "settings file, never a tool argument.",
 }

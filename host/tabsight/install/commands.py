@@ -55,7 +55,7 @@ __all__ = ["INSTALL_FIX", "NO_HOST_FIX", "Check", "fail", "ok", "run_doctor", "r
 Record = dict[str, list[str]]
 
 
-# --- MCP client configuration (the README shows the same snippets) ---------
+# --- MCP client configuration (docs/clients.md shows the same snippets) ---------
 
 
 def tabsight_command() -> str:
