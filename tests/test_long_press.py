@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 import pytest
+
 from conftest import mcp_client
 from harness.calls import refusal
 from harness.realapps import REALAPPS, answer, execute, load, mark, missing_apps, observe
