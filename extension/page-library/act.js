@@ -150,19 +150,11 @@
   const GUARD_MAX_MS = 5000;
   let guard = null;
 
-  // The event that completes an action on its target: a hover's move; a
-  // click's last click (its detail is the click count); a middle click's
-  // auxclick; a right click's contextmenu, which comes with the press, before
-  // a menu the page opens under the pointer takes the release.
-  function completion(action, press) {
-    if (action === 'hover') return { type: 'mousemove', detail: 0 };
-    if (press?.button === 'right') return { type: 'contextmenu', detail: 0 };
-    return { type: press?.button === 'middle' ? 'auxclick' : 'click', detail: press?.count ?? 1 };
-  }
-
   // click/hover: locate the target (or take the point) and guard it from now on.
-  // press: a click's {button, count} (a plain left click when none).
-  function aim(target, point, action, press = null) {
+  // completes: the event that completes the action on its target, {type,
+  // detail} (the service worker's act/pointer.js says which): what the page
+  // does after it is the page's answer, not a miss.
+  function aim(target, point, action, completes) {
     let found = { element: null, x: point?.x, y: point?.y, target: null };
     if (target) {
       found = locateElement(target);
@@ -173,7 +165,7 @@
     const id = crypto.randomUUID();
     const current = {
       id, element: found.element, x: found.x, y: found.y, before: lastAim, types: GUARDED[action], windows,
-      frames: framesAround(found.element), completes: completion(action, press), complete: false,
+      frames: framesAround(found.element), completes, complete: false,
       passed: [], blocked: null, received: null,
       expiry: setTimeout(() => disarm(id), GUARD_MAX_MS),
     };

@@ -126,13 +126,22 @@ function clickName({ button, clickCount, held, holdMs }) {
   return held.length ? `${kind} with ${held.join('+')}` : kind;
 }
 
+// The event that completes an action on its target (the page library's
+// guard lets what the page does after it through, as its answer): a hover's
+// move; a click's last click (its detail is the click count); a middle
+// click's auxclick; a right click's contextmenu, which comes with the press,
+// before a menu the page opens under the pointer takes the release.
+function completion(action, press) {
+  if (action === 'hover') return { type: 'mousemove', detail: 0 };
+  if (press.button === 'right') return { type: 'contextmenu', detail: 0 };
+  return { type: press.button === 'middle' ? 'auxclick' : 'click', detail: press.clickCount };
+}
+
 export async function aimAndPress(tabId, action, selector, point, viewport, clickPress, signal) {
   const press = action === 'click' ? clickPress ?? LEFT_CLICK : null;
   let moved = null; // the first try's miss: what was at the point instead
   for (let attempt = 1; ; attempt++) {
-    const aimed = await abortable(inPage(tabId, 'aim', selector, point, action, press && {
-      button: press.button, count: press.clickCount,
-    }), signal);
+    const aimed = await abortable(inPage(tabId, 'aim', selector, point, action, completion(action, press)), signal);
     if (aimed.error) {
       throw new TabsightError(aimed.error, moved ? `${aimed.message} (${movedNote(moved)})` : aimed.message);
     }
