@@ -38,7 +38,7 @@ async function clickAction(tabId, { selector, point }, params, signal) {
 // who holds the button.
 async function longPressAction(tabId, { selector, point }, params, signal) {
   if (!selector && !point) throw badRequest('long_press needs a target: label, selector, or x and y');
-  const press = { ...LEFT_CLICK, holdMs: intParam(params, 'hold_ms', 100, 10_000, 800) };
+  const press = { ...LEFT_CLICK, holdMs: intParam(params, 'hold_ms', 100, 4000, 800) };
   return exclusive(tabId, () => pointerAction(tabId, 'click', selector, point, viewportParam(params), press, signal));
 }
 
@@ -128,11 +128,14 @@ function clickName({ button, clickCount, held, holdMs }) {
 
 // The event that completes an action on its target (the page library's
 // guard lets what the page does after it through, as its answer): a hover's
-// move; a click's last click (its detail is the click count); a middle
-// click's auxclick; a right click's contextmenu, which comes with the press,
-// before a menu the page opens under the pointer takes the release.
+// move; a long press's press (what the page does while the button is held,
+// removing the target, opening a menu under it, is its answer); a click's
+// last click (its detail is the click count); a middle click's auxclick; a
+// right click's contextmenu, which comes with the press, before a menu the
+// page opens under the pointer takes the release.
 function completion(action, press) {
   if (action === 'hover') return { type: 'mousemove', detail: 0 };
+  if (press.holdMs) return { type: 'mousedown', detail: 0 };
   if (press.button === 'right') return { type: 'contextmenu', detail: 0 };
   return { type: press.button === 'middle' ? 'auxclick' : 'click', detail: press.clickCount };
 }

@@ -90,7 +90,7 @@ class InteractParams(Params):
     button: Literal["left", "right", "middle"] = "left"
     click_count: int = Field(default=1, ge=1, le=3)
     modifiers: list[Modifier] = Field(default=[], max_length=4)
-    hold_ms: int = Field(default=800, ge=100, le=10_000)
+    hold_ms: int = Field(default=800, ge=100, le=4000)
     delta_x: int = Field(default=0, ge=-100_000, le=100_000)
     delta_y: int = Field(default=0, ge=-100_000, le=100_000)
     timeout: int | None = Field(

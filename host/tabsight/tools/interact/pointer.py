@@ -26,7 +26,8 @@ MODES = (
          "to a hold-to-confirm button, a long-press menu, or a list that starts a drag only after a held press.",
          act_on_target, acts=True, needs=("target",), fields={
              "target": "",
-             "hold_ms": "how long the button is held down, in ms (default 800).",
+             "hold_ms": "how long the button is held down, in ms (default 800; the page's guard against events "
+             "reaching another element lasts 5 s).",
              "tab_id": "",
          }),
     Mode("drag", "press on the target, move in steps to the destination (to_label, to_selector, or to_x and to_y), "
