@@ -22,6 +22,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from loopback_site import Site
+from tabsight import config
 
 # CI runs the property tests on a fixed sequence of examples: a red run there is one anyone can repeat
 # (locally they draw new examples each run, to keep finding new inputs)
@@ -48,6 +49,16 @@ def runtime_dir(tmp_path_factory):
     # lease's 10 s would refuse (test_multiagent tests leases with actions that overlap; test_tab_claims the 10 s)
     os.environ["TABSIGHT_LEASE_SECONDS"] = "0"
     return path
+
+
+@pytest.fixture(autouse=True)
+def fresh_config():
+    """Each test starts from the environment as it is (the runtime folder's above, read again after the imports
+    read it), and leaves no configuration behind: a test that sets a TABSIGHT_* variable in-process calls
+    ``config.reset()`` after it, and its monkeypatch undoes it before this fixture's end."""
+    config.reset()
+    yield
+    config.reset()
 
 
 @pytest.fixture(scope="module")

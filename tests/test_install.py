@@ -24,7 +24,7 @@ import pytest
 from conftest import front_env
 
 import tabsight
-from tabsight import cli
+from tabsight import cli, config
 from tabsight.install import commands, detect
 from tabsight.install.diagnose import HostScan, Process, list_processes, parse_ps, running_browsers
 from tabsight.nativehost import manifest
@@ -60,6 +60,7 @@ class Machine:
         monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(self.runtime))
         monkeypatch.setenv("PATH", str(self.bin))
         monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+        config.reset()
         monkeypatch.setattr(sys, "executable", str(self.python))
         monkeypatch.setattr(detect, "SNAP_BIN", root / "snap-bin")
 
@@ -68,11 +69,11 @@ class Machine:
         return self.home / ".config/google-chrome"
 
     def manifests(self) -> dict[str, Path]:
-        config = self.home / ".config"
+        folder = self.home / ".config"
         return {
-            "Google Chrome": config / "google-chrome/NativeMessagingHosts/dev.tabsight.host.json",
-            "Chromium": config / "chromium/NativeMessagingHosts/dev.tabsight.host.json",
-            "Brave": config / "BraveSoftware/Brave-Browser/NativeMessagingHosts/dev.tabsight.host.json",
+            "Google Chrome": folder / "google-chrome/NativeMessagingHosts/dev.tabsight.host.json",
+            "Chromium": folder / "chromium/NativeMessagingHosts/dev.tabsight.host.json",
+            "Brave": folder / "BraveSoftware/Brave-Browser/NativeMessagingHosts/dev.tabsight.host.json",
         }
 
     def install(self, *user_data_dirs: Path) -> str:

@@ -99,7 +99,7 @@ def run_install(
     """Register the host for every browser found and in each ``user_data_dirs`` folder,
     then tell the user the remaining steps."""
     environ = os.environ if environ is None else environ
-    directory = data_dir(environ)
+    directory = data_dir()
     try:
         record = _read_record(directory)  # a re-install adds to it, so uninstall still finds the old files
     except ValueError as error:
@@ -194,9 +194,9 @@ def _print_install_report(out: TextIO, launcher: Path, registered: list[tuple[st
 # --- uninstall -------------------------------------------------------------
 
 
-def run_uninstall(out: TextIO, environ: Mapping[str, str] | None = None) -> int:
+def run_uninstall(out: TextIO) -> int:
     """Remove what installed.json lists, then the record itself."""
-    directory = data_dir(environ)
+    directory = data_dir()
     record_path = directory / RECORD_NAME
     if not record_path.exists():
         print(f"Nothing to uninstall: no {record_path}", file=out)
@@ -329,7 +329,7 @@ def _doctor_checks(
         places.append(_place(browser.name, user_data_dir(browser, home, environ), paths, origin, extension))
         checks.append(_extension_line(places[-1]))
     checks += [Check("note", f"{item.name} ({item.where}) is not supported: {item.reason}") for item in detection.unsupported]
-    for folder in _custom_dirs(user_data_dirs, environ) if platform != "win32" else []:
+    for folder in _custom_dirs(user_data_dirs) if platform != "win32" else []:
         manifest = manifest_in(folder)
         checks += [_custom(check, folder) for check in manifest_checks(f"--user-data-dir {folder}", str(manifest), manifest, origin)]
         places.append(_place(str(folder), folder, [manifest], origin, extension, custom=True))
@@ -357,10 +357,10 @@ def _custom(check: Check, folder: Path) -> Check:
     return check
 
 
-def _custom_dirs(given: Sequence[Path], environ: Mapping[str, str] | None) -> list[Path]:
+def _custom_dirs(given: Sequence[Path]) -> list[Path]:
     """The folders given to doctor, then those install registered, once each."""
     try:
-        recorded = _read_record(data_dir(environ))["user_data_dirs"]
+        recorded = _read_record(data_dir())["user_data_dirs"]
     except ValueError:
         recorded = []
     folders: list[Path] = []

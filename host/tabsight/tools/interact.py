@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import logging
-import os
 import time
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple
@@ -23,7 +22,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, field_validator, model_validator
 
 from ..errors import BrowserError, Code, ToolError
-from .. import uploads
+from .. import config, uploads
 from ..limits import MAX_CDP_STEPS, MAX_UPLOAD_FILES
 from ..paths import make_folders, write_private
 from ..progress import phase
@@ -194,7 +193,7 @@ class InteractParams(Params):
         default=None, min_length=1, max_length=MAX_UPLOAD_FILES,
         description="upload: the files' paths (absolute, or from the MCP client's working directory). Only regular "
         f"files under the working directory, tabsight's upload folder {uploads.upload_folder_path()} (put files "
-        f"made for an upload there) or a folder in {uploads.ENV} are allowed; the temp folder is not.",
+        "made for an upload there) or a folder in TABSIGHT_UPLOAD_ROOTS are allowed; the temp folder is not.",
     )
     tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
 
@@ -455,7 +454,7 @@ async def _execute(session: Session, params: InteractParams, response: Response)
 def _dump(data: bytes, name: str) -> None:
     """Best effort: a screenshot for whoever set TABSIGHT_SCREENSHOT_DIR (an eval harness, say). A picture of a
     logged-in page, which redaction cannot mask: the file is 0600, in folders made 0700."""
-    folder = os.environ.get("TABSIGHT_SCREENSHOT_DIR")
+    folder = config.current()[config.TABSIGHT_SCREENSHOT_DIR]
     if not folder:
         return
     try:
