@@ -1,5 +1,5 @@
 """The configuration table (tabsight.config): the one place that reads TABSIGHT_* variables, what each takes and
-what it does with a value it does not take, and the docs made from it."""
+what it does with a value it does not take, the docs made from it, and doctor's account of the values in force."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 
 from tabsight import config
 from tabsight.errors import BrowserError, Code
+from tabsight.install.commands import configuration_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "host" / "tabsight"
@@ -251,3 +252,25 @@ def test_the_docs_come_from_the_command_line():
     section = config.markdown().split("## `screenshot`'s defaults")[1]
     assert "| `TABSIGHT_DEFAULT_WIDTH` (or `BROWSERLOOP_DEFAULT_WIDTH`) | 1280 | 200 to 4000 |" in section
 
+
+def test_doctor_says_each_value_whether_it_is_set_and_shows_no_secret():
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    lines = configuration_lines(config.load({
+        "TABSIGHT_BROWSER": "headed", "BROWSERLOOP_DEFAULT_WIDTH": "800", "TABSIGHT_LEASE_SECONDS": "soon",
+        "TABSIGHT_ISOLATED": "maybe", "TABSIGHT_DEFAULT_COOKIES": '[{"name": "s", "value": "v4lue"}]',
+        "TABSIGHT_USER_AGENT": f"Agent {token}", "TABSIGHT_DATA_DIR": "", "TABSIGHT_EMBEDDED": "f00d",
+    }))
+    assert lines[0].startswith("configuration here (docs/configuration.md")
+    shown = {line.split()[0]: line.split(None, 1)[1] for line in lines[1:]}
+    assert list(shown) == [variable.name for variable in config.VARIABLES]
+    assert shown["TABSIGHT_BROWSER"] == "headed  (set)"
+    assert shown["TABSIGHT_DEFAULT_HEIGHT"] == "720  (default)"
+    assert shown["TABSIGHT_DEFAULT_WIDTH"] == "800  (set as BROWSERLOOP_DEFAULT_WIDTH)"
+    assert shown["TABSIGHT_LEASE_SECONDS"] == ("'soon'  (set; allowed values: 0 to 3600 (seconds); the default is "
+                                               "used, 10)")
+    assert shown["TABSIGHT_ISOLATED"].endswith(
+        "(set; allowed values: 1, true, yes, on (on); 0, false, no, off or empty (off); what needs it fails)")
+    assert shown["TABSIGHT_DEFAULT_COOKIES"] == "<33 characters, not shown>  (set)"
+    assert shown["TABSIGHT_EMBEDDED"] == "<4 characters, not shown>  (set)"
+    assert shown["TABSIGHT_USER_AGENT"] == "Agent [REDACTED]  (set)" and token not in "\n".join(lines)
+    assert shown["TABSIGHT_DATA_DIR"].endswith("(set empty: the default)")

@@ -82,11 +82,15 @@ class Machine:
         return out.getvalue()
 
     def doctor(self, processes: list[Process] = (), hosts: HostScan | None = None, **options) -> tuple[int, list[str]]:
-        """Run doctor with these processes running; the hosts are the runtime folder's unless given."""
+        """Run doctor with these processes running; the hosts are the runtime folder's unless given. Its lines after
+        the configuration in force, which comes first."""
         out = io.StringIO()
         scan = (lambda: hosts) if hosts is not None else commands.scan_hosts
         code = commands.run_doctor(out, home=self.home, processes=lambda: list(processes), hosts=scan, **options)
-        return code, out.getvalue().splitlines()
+        lines = out.getvalue().splitlines()
+        configuration = commands.configuration_lines(config.current())
+        assert lines[:len(configuration)] == configuration
+        return code, lines[len(configuration):]
 
     def snapshot(self) -> set[Path]:
         return {path for top in (self.home, self.data) if top.exists() for path in [top, *top.rglob("*")]}

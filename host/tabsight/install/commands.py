@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from tabsight import NATIVE_HOST_NAME, __version__
+from tabsight import NATIVE_HOST_NAME, __version__, config, redact
 from tabsight.errors import BrowserError
 from tabsight.install.detect import Browser, Detection, detect, manifest_in, manifest_paths, registry_key, user_data_dir
 from tabsight.install.diagnose import (
@@ -294,15 +294,46 @@ def run_doctor(
     processes: Callable[[], list[Process] | None] | None = None,
     hosts: Callable[[], HostScan] = scan_hosts,
 ) -> int:
-    """Print one line per link of the chain, then the diagnosis; exit 0 only if nothing failed.
+    """Print the configuration in force, then one line per link of the chain, then the diagnosis; exit 0 only if
+    nothing failed.
 
     ``processes`` lists the running processes (default: this machine's) and
     ``hosts`` asks the runtime folder's sockets for their hellos.
     """
+    for line in configuration_lines(config.current()):
+        print(line, file=out)
     checks = _doctor_checks(home, environ, platform, user_data_dirs, processes or (lambda: list_processes(platform)), hosts)
     for check in checks:
         print(check.line(), file=out)
     return 1 if any(check.status == "FAIL" for check in checks) else 0
+
+
+def configuration_lines(configuration: config.Config) -> list[str]:
+    """Each variable of the configuration table, its value in force and whether it is the default or set (by which
+    name). A secret one's value is never shown, and what looks secret in the others is masked (``redact``)."""
+    width = max(len(variable.name) for variable in config.VARIABLES)
+    return ["configuration here (docs/configuration.md; an MCP client may start `tabsight mcp` with another "
+            "environment):",
+            *(f"  {name:<{width}}  {_in_force(reading)}" for name, reading in configuration.readings.items())]
+
+
+def _in_force(reading: config.Reading) -> str:
+    variable = reading.variable
+    if reading.given is None:
+        return f"{variable.default_text}  (default)"
+    how = "set" if reading.source == variable.name else f"set as {reading.source}"
+    if reading.value is None and reading.problem is None:  # set empty
+        return f"{variable.default_text}  ({how} empty: the default)"
+    if variable.secret:
+        shown = f"<{len(reading.given)} characters, not shown>"
+    elif reading.problem is not None:
+        shown = redact.text(repr(reading.given))
+    else:
+        shown = redact.text(variable.kind.show(reading.value))
+    if reading.problem is None:
+        return f"{shown}  ({how})"
+    outcome = "what needs it fails" if variable.if_refused == "error" else f"the default is used, {variable.default_text}"
+    return f"{shown}  ({how}; allowed values: {variable.allowed}; {outcome})"
 
 
 def _doctor_checks(
