@@ -48,14 +48,15 @@ def runtime_dir(tmp_path_factory):
     # test's in-process client, standing in for the user, and its MCP clients take turns on one tab, which a
     # lease's 10 s would refuse (test_multiagent tests leases with actions that overlap; test_tab_claims the 10 s)
     os.environ["TABSIGHT_LEASE_SECONDS"] = "0"
+    config.reset()  # read at import (screenshot's defaults), before these: the session's fixtures read them anew
     return path
 
 
 @pytest.fixture(autouse=True)
 def fresh_config():
-    """Each test starts from the environment as it is (the runtime folder's above, read again after the imports
-    read it), and leaves no configuration behind: a test that sets a TABSIGHT_* variable in-process calls
-    ``config.reset()`` after it, and its monkeypatch undoes it before this fixture's end."""
+    """Each test reads tabsight's configuration from the environment as it finds it, and leaves none behind: a test
+    that sets a TABSIGHT_* variable in-process calls ``config.reset()`` after it (its monkeypatch undoes the
+    variable before this fixture ends)."""
     config.reset()
     yield
     config.reset()

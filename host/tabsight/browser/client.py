@@ -222,7 +222,7 @@ class BrowserClient:
             request["full_page"] = True
         if selector:
             request["selector"] = selector
-        if not config.current()[config.TABSIGHT_FRAME_SOURCE]:  # a screencast's latest frame (extension/frames.js)
+        if not config.current()[config.TABSIGHT_FRAME_SOURCE]:  # never a screencast's latest frame (extension/frames.js)
             request["frame_source"] = False
         result = await self._ask(Method.CAPTURE, request, timeout)
         shot = Shot.from_wire(result)
