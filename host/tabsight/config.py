@@ -26,6 +26,7 @@ import sys
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Generic, Literal, TypeVar
 
 from .errors import BrowserError, Code
@@ -413,7 +414,7 @@ class Config:
 
 def load(environ: Mapping[str, str]) -> Config:
     """Every variable's value in ``environ``, read once, each checked."""
-    return Config({variable.name: _read(variable, environ) for variable in VARIABLES})
+    return Config(MappingProxyType({variable.name: _read(variable, environ) for variable in VARIABLES}))
 
 
 def _read(variable: Variable[Any], environ: Mapping[str, str]) -> Reading:
@@ -458,7 +459,7 @@ def reset() -> None:
 
 #: the docs' words for each ``if_refused``
 IF_REFUSED = {"error": "what needs it fails, saying so", "warning": "a warning; the default is used",
-              None: "none: any is taken"}
+              None: "(any value goes)"}
 
 
 def markdown() -> str:
@@ -482,7 +483,7 @@ def markdown() -> str:
         lines += ["", f"## {title}", ""]
         if intro:
             lines += [intro, ""]
-        lines += ["| variable | default | values | a value not allowed | meaning |", "|---|---|---|---|---|"]
+        lines += ["| variable | default | values | a value not among them | meaning |", "|---|---|---|---|---|"]
         for variable in (variable for variable in VARIABLES if variable.group == group):
             name = f"`{variable.name}`" + (f" (or `{variable.alias}`)" if variable.alias else "")
             lines.append(f"| {name} | {variable.default_text} | {variable.allowed} | "
