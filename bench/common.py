@@ -46,11 +46,14 @@ DEVTOOLS = "Chrome DevTools MCP"
 
 
 def use_in_process(runtime: Path, chromium: str) -> None:
-    """For a bench that also opens links in-process: they read these from the environment,
-    and `tabsight mcp` then gets the same."""
+    """For a bench that also opens links in-process: they read these from tabsight's configuration, read again
+    from the environment here, and `tabsight mcp` then gets the same."""
+    from tabsight import config
+
     os.environ["TABSIGHT_RUNTIME_DIR"] = str(runtime)
     os.environ["TABSIGHT_CHROMIUM"] = chromium
     os.environ.pop("TABSIGHT_BROWSER", None)
+    config.reset()
 
 
 def playwright_server(cli: str, chromium: str, output_dir: Path, viewport: str = "1280x720") -> StdioServerParameters:

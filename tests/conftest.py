@@ -22,6 +22,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from loopback_site import Site
+from tabsight import config
 
 # CI runs the property tests on a fixed sequence of examples: a red run there is one anyone can repeat
 # (locally they draw new examples each run, to keep finding new inputs)
@@ -47,7 +48,18 @@ def runtime_dir(tmp_path_factory):
     # test's in-process client, standing in for the user, and its MCP clients take turns on one tab, which a
     # lease's 10 s would refuse (test_multiagent tests leases with actions that overlap; test_tab_claims the 10 s)
     os.environ["TABSIGHT_LEASE_SECONDS"] = "0"
+    config.reset()  # read at import (screenshot's defaults), before these: the session's fixtures read them anew
     return path
+
+
+@pytest.fixture(autouse=True)
+def fresh_config():
+    """Each test reads tabsight's configuration from the environment as it finds it, and leaves none behind: a test
+    that sets a TABSIGHT_* variable in-process calls ``config.reset()`` after it (its monkeypatch undoes the
+    variable before this fixture ends)."""
+    config.reset()
+    yield
+    config.reset()
 
 
 @pytest.fixture(scope="module")

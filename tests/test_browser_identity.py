@@ -17,7 +17,7 @@ import pytest
 
 from fakes import FakeBrowser, fake_session
 from harness.calls import payload
-from tabsight import __version__
+from tabsight import __version__, config
 from tabsight.browser.client import BrowserClient
 from tabsight.nativehost import router, whoami
 from tabsight.nativehost.router import Host
@@ -451,6 +451,7 @@ async def test_a_users_browser_is_listed_with_its_profiles_name(tmp_path, monkey
 
         # what the host tells a front: its folders, and when the browser was last used
         monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(runtime))
+        config.reset()
         (link,) = await connect_all("identity-test")
         try:
             hello = link.hello

@@ -16,6 +16,7 @@ from conftest import front_env, mcp_client
 from harness.calls import notes, payload, refusal, region
 from harness.processes import alive, host_pids, parent, wait_until
 from harness.usersbrowser import UsersBrowser
+from tabsight import config
 from tabsight.browser.connection import BrowserConnection
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -80,6 +81,7 @@ async def test_after_a_host_crash_an_agents_tabs_are_still_its_own(tmp_path, sit
 async def test_closing_the_browser_stops_the_host_and_removes_its_socket(tmp_path, monkeypatch):
     runtime = tmp_path / "rt"
     monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(runtime))
+    config.reset()
     browsers = BrowserConnection("fault-test")
     client = await browsers.client()
     host, socket_path = client.hello.pid, client.transport.path

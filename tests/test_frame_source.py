@@ -16,8 +16,7 @@ from PIL import Image
 
 from conftest import mcp_client
 from harness.calls import payload
-from tabsight import images
-from tabsight.browser import client as client_module
+from tabsight import config, images
 from tabsight.browser.client import BrowserClient
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -54,7 +53,8 @@ def test_an_unchanged_page_is_served_from_the_latest_frame_as_a_fresh_capture_sh
     assert served[-1].method == "frame", [shot.method for shot in served]
     frame = served[-1].pictures[0]
     assert (frame.width, frame.height) == (1280, 720) and near(colour(frame.data), RED)
-    monkeypatch.setattr(client_module, "FRAME_SOURCE", False)
+    monkeypatch.setenv("TABSIGHT_FRAME_SOURCE", "off")
+    config.reset()
     fresh = shots(browser, tab, 3, pause=0.1)
     assert all(shot.method != "frame" for shot in fresh)
     assert Image.open(io.BytesIO(fresh[-1].image)).size == (1280, 720)
@@ -80,7 +80,8 @@ def test_a_frames_webp_is_encoded_once_per_browser_not_once_per_client(browser, 
 
 
 def test_a_fresh_webp_is_taken_as_a_jpeg_and_the_host_encodes_the_webp(browser, tab, monkeypatch):
-    monkeypatch.setattr(client_module, "FRAME_SOURCE", False)
+    monkeypatch.setenv("TABSIGHT_FRAME_SOURCE", "off")
+    config.reset()
     request = {"tab_id": tab, "format": "webp", "quality": 80, "frame_source": False}
     taken = browser.call(browser.client.transport.request("capture", request))
     assert taken["mime_type"] == "image/jpeg" and taken["method"] != "frame", taken["method"]
@@ -167,6 +168,7 @@ def test_a_high_density_screen_is_served_frames_in_device_pixels(site, tmp_path,
     runtime.mkdir(mode=0o700)
     monkeypatch.setenv("TABSIGHT_CHROMIUM", str(wrapper))
     monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(runtime))
+    config.reset()
     dense = Keeper()
     dense.start()
     try:

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import mcp_client
 from harness.calls import region
+from tabsight import config
 from tabsight.browser.connection import BrowserConnection
 from tabsight.protocol import frames
 from tabsight.protocol.channel import FrameChannel
@@ -116,6 +117,7 @@ def offline_session(tmp_path, monkeypatch):
     runtime = tmp_path / "rt"
     runtime.mkdir(mode=0o700)
     monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(runtime))
+    config.reset()
     return Session(BrowserConnection("fuzz", mode="never"))
 
 

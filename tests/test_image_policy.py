@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 import tabsight
-from tabsight import images
-from tabsight.tools.screenshot import ScreenshotParams, load_defaults
+from tabsight import config, images
+from tabsight.tools.screenshot import ScreenshotParams
 
 PACKAGE = Path(tabsight.__file__).parent
 
@@ -39,9 +39,11 @@ def test_no_module_but_images_encodes_an_image_or_chooses_a_quality():
 
 
 def test_the_screenshot_tools_defaults_are_the_tables():
+    # (the configuration table cannot ask images.py, which loads Pillow, for them: it holds the same values)
     shot = images.ENCODINGS["screenshot"]
-    defaults, _ = load_defaults({})
-    assert (defaults.format, defaults.quality) == (shot.format, shot.quality) == ("webp", 80)
+    defaults = config.load({})
+    assert (defaults[config.TABSIGHT_DEFAULT_FORMAT], defaults[config.TABSIGHT_DEFAULT_QUALITY]) == (
+        shot.format, shot.quality) == ("webp", 80)
     schema = ScreenshotParams.model_json_schema()["properties"]
     assert (schema["format"]["default"], schema["quality"]["default"]) == ("webp", 80)
 

@@ -23,7 +23,7 @@ import pytest
 
 import tabsight
 from conftest import front_env
-from tabsight import cli
+from tabsight import cli, config
 from tabsight.install import commands, detect
 from tabsight.install.diagnose import HostScan, Process, list_processes, parse_ps, running_browsers
 from tabsight.nativehost import manifest
@@ -59,6 +59,7 @@ class Machine:
         monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(self.runtime))
         monkeypatch.setenv("PATH", str(self.bin))
         monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+        config.reset()
         monkeypatch.setattr(sys, "executable", str(self.python))
         monkeypatch.setattr(detect, "SNAP_BIN", root / "snap-bin")
 
@@ -67,11 +68,11 @@ class Machine:
         return self.home / ".config/google-chrome"
 
     def manifests(self) -> dict[str, Path]:
-        config = self.home / ".config"
+        folder = self.home / ".config"
         return {
-            "Google Chrome": config / "google-chrome/NativeMessagingHosts/dev.tabsight.host.json",
-            "Chromium": config / "chromium/NativeMessagingHosts/dev.tabsight.host.json",
-            "Brave": config / "BraveSoftware/Brave-Browser/NativeMessagingHosts/dev.tabsight.host.json",
+            "Google Chrome": folder / "google-chrome/NativeMessagingHosts/dev.tabsight.host.json",
+            "Chromium": folder / "chromium/NativeMessagingHosts/dev.tabsight.host.json",
+            "Brave": folder / "BraveSoftware/Brave-Browser/NativeMessagingHosts/dev.tabsight.host.json",
         }
 
     def install(self, *user_data_dirs: Path) -> str:
@@ -80,11 +81,15 @@ class Machine:
         return out.getvalue()
 
     def doctor(self, processes: list[Process] = (), hosts: HostScan | None = None, **options) -> tuple[int, list[str]]:
-        """Run doctor with these processes running; the hosts are the runtime folder's unless given."""
+        """Run doctor with these processes running; the hosts are the runtime folder's unless given. Its lines after
+        the configuration in force, which comes first."""
         out = io.StringIO()
         scan = (lambda: hosts) if hosts is not None else commands.scan_hosts
         code = commands.run_doctor(out, home=self.home, processes=lambda: list(processes), hosts=scan, **options)
-        return code, out.getvalue().splitlines()
+        lines = out.getvalue().splitlines()
+        configuration = commands.configuration_lines(config.current())
+        assert lines[:len(configuration)] == configuration
+        return code, lines[len(configuration):]
 
     def snapshot(self) -> set[Path]:
         return {path for top in (self.home, self.data) if top.exists() for path in [top, *top.rglob("*")]}

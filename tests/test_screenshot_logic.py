@@ -9,9 +9,9 @@ import io
 import pytest
 from PIL import Image
 
-from tabsight import cookies as cookie_rules, images
+from tabsight import config, cookies as cookie_rules, images
 from tabsight.errors import BrowserError, Code, ToolError
-from tabsight.tools.screenshot import TOOL, load_defaults, retryable
+from tabsight.tools.screenshot import TOOL, retryable
 
 SECRET = "v4lue-that-must-not-leak"
 
@@ -23,7 +23,7 @@ def parse_error(arguments: dict) -> str:
 
 
 def test_defaults_prefer_tabsight_names_then_browserloop_ones():
-    defaults, warnings = load_defaults(
+    configured = config.load(
         {
             "TABSIGHT_DEFAULT_WIDTH": "1024",
             "BROWSERLOOP_DEFAULT_WIDTH": "800",
@@ -33,18 +33,20 @@ def test_defaults_prefer_tabsight_names_then_browserloop_ones():
             "BROWSERLOOP_RETRY_DELAY": "250",
         }
     )
-    assert warnings == []
-    assert (defaults.width, defaults.height, defaults.format) == (1024, 720, "png")
-    assert defaults.wait_network_idle is False
-    assert (defaults.retry_count, defaults.retry_delay) == (0, 250)
+    assert configured.warnings == []
+    assert (configured[config.TABSIGHT_DEFAULT_WIDTH], configured[config.TABSIGHT_DEFAULT_HEIGHT],
+            configured[config.TABSIGHT_DEFAULT_FORMAT]) == (1024, 720, "png")
+    assert configured[config.TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE] is False
+    assert (configured[config.TABSIGHT_RETRY_COUNT], configured[config.TABSIGHT_RETRY_DELAY]) == (0, 250)
 
 
 def test_a_bad_default_is_ignored_with_a_warning_naming_the_variable():
-    defaults, warnings = load_defaults({"TABSIGHT_DEFAULT_WIDTH": "99999", "BROWSERLOOP_DEFAULT_FORMAT": "gif"})
-    assert (defaults.width, defaults.format) == (1280, "webp")
-    assert len(warnings) == 2
-    assert warnings[0].startswith("TABSIGHT_DEFAULT_WIDTH='99999' ignored") and "4000" in warnings[0]
-    assert warnings[1].startswith("BROWSERLOOP_DEFAULT_FORMAT='gif' ignored") and "webp" in warnings[1]
+    configured = config.load({"TABSIGHT_DEFAULT_WIDTH": "99999", "BROWSERLOOP_DEFAULT_FORMAT": "gif"})
+    assert (configured[config.TABSIGHT_DEFAULT_WIDTH], configured[config.TABSIGHT_DEFAULT_FORMAT]) == (1280, "webp")
+    assert configured.warnings == [
+        "TABSIGHT_DEFAULT_WIDTH is '99999'; allowed values: 200 to 4000; using the default, 1280",
+        "BROWSERLOOP_DEFAULT_FORMAT is 'gif'; allowed values: webp, png, jpeg; using the default, webp",
+    ]
 
 
 def test_range_errors_use_browserloop_words_and_name_the_range():
@@ -192,11 +194,12 @@ def test_an_empty_selector_or_user_agent_is_none_given_as_browserloop_reads_it()
 
 
 def test_default_cookies_come_from_json_or_a_file_read_again_when_it_changes(tmp_path, caplog):
-    as_json = cookie_rules.Defaults({"BROWSERLOOP_DEFAULT_COOKIES": '[{"name": "a", "value": "1"}]'})
+    as_json = cookie_rules.Defaults(config.load({"BROWSERLOOP_DEFAULT_COOKIES": '[{"name": "a", "value": "1"}]'}))
     assert [c.name for c in as_json.get()] == ["a"]
     path = tmp_path / "cookies.json"
     path.write_text('[{"name": "b", "value": "2"}]')
-    both = cookie_rules.Defaults({"TABSIGHT_DEFAULT_COOKIES": str(path), "BROWSERLOOP_DEFAULT_COOKIES": "[]"})
+    both = cookie_rules.Defaults(config.load({"TABSIGHT_DEFAULT_COOKIES": str(path),
+                                              "BROWSERLOOP_DEFAULT_COOKIES": "[]"}))
     assert [c.name for c in both.get()] == ["b"]
     path.write_text('[{"name": "b", "value": "2"}, {"name": "c", "value": "3"}]')
     assert [c.name for c in both.get()] == ["b", "c"]
@@ -204,11 +207,11 @@ def test_default_cookies_come_from_json_or_a_file_read_again_when_it_changes(tmp
     with caplog.at_level("WARNING", logger="tabsight.cookies"):
         assert both.get() == []
     assert "cannot read it" in caplog.text
-    bad = cookie_rules.Defaults({"TABSIGHT_DEFAULT_COOKIES": f'[{{"name": "s", "value": "{SECRET};"}}]'})
+    bad = cookie_rules.Defaults(config.load({"TABSIGHT_DEFAULT_COOKIES": f'[{{"name": "s", "value": "{SECRET};"}}]'}))
     with caplog.at_level("WARNING", logger="tabsight.cookies"):
         assert bad.get() == []
     assert "no default cookies" in caplog.text and SECRET not in caplog.text
-    assert cookie_rules.Defaults({}).get() == []
+    assert cookie_rules.Defaults(config.load({})).get() == []
 
 
 @pytest.mark.parametrize("url", ["data:text/html,<h1>hi</h1>", "DATA:image/png;base64,iVBORw0KGgo=",

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from tabsight import config
 from tabsight.errors import Code
-from tabsight.nativehost.tabs import LEASE_SECONDS, ClaimRequest, Holder, TabClaims
+from tabsight.nativehost.tabs import ClaimRequest, Holder, TabClaims
 from tabsight.protocol.methods import Method
+
+#: a lease's length when TABSIGHT_LEASE_SECONDS does not change it
+LEASE_SECONDS = config.TABSIGHT_LEASE_SECONDS.default
 
 ALPHA = Holder("a1", "alpha")
 BETA = Holder("b2", "beta")
@@ -96,6 +100,7 @@ def test_the_lease_length_comes_from_the_environment_when_it_makes_sense(monkeyp
         monkeypatch.delenv("TABSIGHT_LEASE_SECONDS", raising=False)
     else:
         monkeypatch.setenv("TABSIGHT_LEASE_SECONDS", given)
+    config.reset()
     assert TabClaims().lease_seconds == seconds
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tabsight import config
 from tabsight.browser.connection import BrowserConnection
 from tabsight.session.state import Session
 from tabsight.tools import TOOLS
@@ -17,6 +18,7 @@ from tabsight.tools.dispatch import call
 @pytest.fixture
 def session(tmp_path, monkeypatch):
     monkeypatch.setenv("TABSIGHT_RUNTIME_DIR", str(tmp_path))  # no host in sight
+    config.reset()
     return Session(BrowserConnection("test", mode="never"))
 
 

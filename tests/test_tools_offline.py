@@ -16,6 +16,7 @@ from PIL import Image
 
 from fakes import FakeBrowser, fake_session
 from harness.calls import alerts, notes, refusal, region
+from tabsight import config
 from tabsight.errors import HINTS, Code
 from tabsight.tools import TOOLS
 from tabsight.tools.dispatch import call
@@ -85,9 +86,8 @@ async def test_screenshot_of_a_url_sends_the_capture_settings_and_cookies_for_th
 
 
 async def test_screenshot_retries_a_refused_connection_then_says_so(monkeypatch):
-    from tabsight.tools import screenshot
-
-    monkeypatch.setattr(screenshot.DEFAULTS, "retry_delay", 100)
+    monkeypatch.setenv("TABSIGHT_RETRY_DELAY", "100")
+    config.reset()
     browser = FakeBrowser()
     browser.failures["capture.url"] = (Code.NAVIGATION_FAILED, "net::ERR_CONNECTION_REFUSED at http://localhost:9/")
     result = await call(fake_session(browser), "screenshot", {"url": "http://localhost:9/"})
@@ -95,7 +95,7 @@ async def test_screenshot_retries_a_refused_connection_then_says_so(monkeypatch)
     text = refusal(result)
     assert text.startswith("Screenshot capture failed: net::ERR_CONNECTION_REFUSED")
     assert text.endswith(f"{HINTS[Code.NAVIGATION_FAILED]} [navigation_failed]")
-    assert len(browser.methods("capture.url")) == screenshot.DEFAULTS.retry_count + 1
+    assert len(browser.methods("capture.url")) == config.current()[config.TABSIGHT_RETRY_COUNT] + 1
 
 
 # -- observe --------------------------------------------------------------------

@@ -11,9 +11,11 @@ import tempfile
 
 import pytest
 
-from tabsight import uploads
+from tabsight import config, uploads
 from tabsight.errors import ToolError
-from tabsight.uploads import ENV, UPLOAD_FOLDER, allowed_roots, checked
+from tabsight.uploads import UPLOAD_FOLDER, allowed_roots, checked
+
+ENV = "TABSIGHT_UPLOAD_ROOTS"
 
 
 @pytest.fixture
@@ -21,6 +23,7 @@ def roots(tmp_path, monkeypatch):
     """A working directory (project/), tabsight's upload folder ("temp", in tempdir/, the temp folder) and a folder
     outside both (outside/), in tmp_path; TABSIGHT_UPLOAD_ROOTS unset."""
     monkeypatch.delenv(ENV, raising=False)
+    config.reset()
     folders = {name: tmp_path / name for name in ("project", "tempdir", "outside")}
     for folder in folders.values():
         folder.mkdir()
@@ -90,6 +93,7 @@ def test_devices_are_outside_and_not_files(roots, monkeypatch):
     message = refusal(["/dev/null"])
     assert "'/dev/null' is outside the folders" in message
     monkeypatch.setenv(ENV, "/dev")
+    config.reset()
     assert "'/dev/null' is a character device" in refusal(["/dev/null"])
 
 
@@ -117,6 +121,7 @@ def test_the_refusal_lists_the_folders_and_how_to_allow_one(roots):
 def test_more_roots_come_from_the_environment(roots, monkeypatch):
     (roots["outside"] / "a.txt").write_text("a")
     monkeypatch.setenv(ENV, f"{os.pathsep}~/nowhere-in-particular{os.pathsep}{roots['outside']}{os.pathsep} ")
+    config.reset()
     assert checked([str(roots["outside"] / "a.txt")])[0].name == "a.txt"
     listed = [(root.path, root.why) for root in allowed_roots()]
     assert (os.path.realpath(roots["outside"]), ENV) in listed
@@ -144,6 +149,7 @@ def test_files_are_only_looked_at_never_opened(roots, monkeypatch):
 
 def test_by_default_the_working_directory_and_the_upload_folder_are_the_roots(monkeypatch, tmp_path):
     monkeypatch.delenv(ENV, raising=False)
+    config.reset()
     monkeypatch.chdir(tmp_path)
     listed = [(root.path, root.why) for root in allowed_roots()]
     assert listed == [(os.path.realpath(tmp_path), "the working directory"),

@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -31,6 +29,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from . import config
 from .limits import MAX_COOKIES
 
 log = logging.getLogger("tabsight.cookies")
@@ -54,8 +53,6 @@ VALUE_RULES = (
 )
 MAX_VALUE_BYTES = 4096
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
-#: the variables that hold default cookies, the first set one wins
-DEFAULTS_VARIABLES = ("TABSIGHT_DEFAULT_COOKIES", "BROWSERLOOP_DEFAULT_COOKIES")
 
 
 class Cookie(BaseModel):
@@ -209,18 +206,18 @@ class Defaults:
     log line each time it changes; the server goes on.
     """
 
-    def __init__(self, environ: Mapping[str, str] = os.environ) -> None:
-        self._environ = environ
+    def __init__(self, configuration: config.Config | None = None) -> None:
+        #: where the variable is read: this process's configuration (``config.current()``) unless given
+        self._configuration = configuration
         self._seen: tuple[Any, ...] | None = None
         self._cookies: list[Cookie] = []
 
     def get(self) -> list[Cookie]:
-        variable, raw = next(
-            ((name, self._environ[name].strip()) for name in DEFAULTS_VARIABLES if self._environ.get(name, "").strip()),
-            (None, ""),
-        )
+        configuration = self._configuration or config.current()
+        raw = configuration[config.TABSIGHT_DEFAULT_COOKIES]
         if not raw:
             return []
+        variable = configuration.source(config.TABSIGHT_DEFAULT_COOKIES)
         if raw.startswith("["):
             state: tuple[Any, ...] = (raw,)
         else:

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import platformdirs
 
+from . import config
+
 
 def extension_dir() -> Path:
     """The unpacked extension: inside the installed package, or the source tree.
@@ -81,7 +83,7 @@ def runtime_dir() -> Path:
     ``/tmp/tabsight-<uid>``. ``TMPDIR`` has no say: the browser that starts a host may have another one than the
     MCP client that starts a front.
     """
-    override = os.environ.get("TABSIGHT_RUNTIME_DIR")
+    override = config.current()[config.TABSIGHT_RUNTIME_DIR]
     if override:
         return owned_folder(Path(os.path.abspath(os.path.expanduser(override))), "The runtime folder",
                             elsewhere="change TABSIGHT_RUNTIME_DIR, which names it, to a folder only you can write")

@@ -34,10 +34,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import config
 from .errors import ToolError
 from .paths import FolderError, owned_folder
 
-ENV = "TABSIGHT_UPLOAD_ROOTS"
 #: how the roots' list names tabsight's own upload folder, and what it is for
 UPLOAD_FOLDER = "tabsight's upload folder: put files made for an upload there"
 
@@ -94,7 +94,7 @@ def allowed_roots(cwd: str | None = None, make: bool = True) -> list[Root]:
             named += [(str(upload_folder()), UPLOAD_FOLDER)]
         except FolderError:
             pass
-    named += [(entry, ENV) for entry in os.environ.get(ENV, "").split(os.pathsep) if entry.strip()]
+    named += [(entry, "TABSIGHT_UPLOAD_ROOTS") for entry in config.current()[config.TABSIGHT_UPLOAD_ROOTS]]
     roots: list[Root] = []
     for folder, why in named:
         resolved = _resolved(folder.strip(), cwd)
@@ -149,9 +149,10 @@ def checked(paths: Sequence[str], cwd: str | None = None) -> list[Upload]:
         message = "Did not upload: " + "; ".join(refused) + "."
         if outside:
             listed = ", ".join(f"{root.path} ({root.why})" for root in roots)
-            message += (f" Files may be uploaded from: {listed}. To allow another folder, add it to {ENV} (folders "
-                        f"separated by {os.pathsep!r}) in tabsight's environment (the MCP client's config for "
-                        "`tabsight mcp`), or start the MCP client in a folder that holds the file.")
+            message += (f" Files may be uploaded from: {listed}. To allow another folder, add it to "
+                        f"TABSIGHT_UPLOAD_ROOTS (folders separated by {os.pathsep!r}) in tabsight's environment (the "
+                        "MCP client's config for `tabsight mcp`), or start the MCP client in a folder that holds the "
+                        "file.")
         raise ToolError(message)
     return uploads
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
 import time
 import weakref
 from collections.abc import Sequence
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from .. import images, uploads
+from .. import config, images, uploads
 from ..errors import BrowserError, Code
 from ..progress import phase
 from ..protocol import frames
@@ -33,9 +32,6 @@ CAPTURE = 15.0
 ACT = 30.0
 #: margin added to an operation's own bound (navigation, wait_for), for the answer to come back
 MARGIN = 5.0
-#: whether viewport screenshots may be served from a screencast's latest frame (extension/service-worker/frames.js);
-#: TABSIGHT_FRAME_SOURCE=off captures every one afresh
-FRAME_SOURCE = os.environ.get("TABSIGHT_FRAME_SOURCE", "on").strip().lower() != "off"
 #: how often a request refused for a tab another session holds (tab_busy) is tried again, when waiting
 BUSY_RETRY = 0.2
 
@@ -235,7 +231,7 @@ class BrowserClient:
             request["full_page"] = True
         if selector:
             request["selector"] = selector
-        if not FRAME_SOURCE:
+        if not config.current()[config.TABSIGHT_FRAME_SOURCE]:  # never a screencast's latest frame (extension/service-worker/frames.js)
             request["frame_source"] = False
         result = await self._ask(Method.CAPTURE, request, timeout)
         shot = Shot.from_wire(result)

@@ -20,15 +20,14 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import os
 import subprocess
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from .. import __version__
+from .. import __version__, config
 from ..errors import BrowserError, Code, ToolError
 from ..paths import extension_dir
 from ..progress import phase
@@ -53,10 +52,8 @@ EMBEDDED_VIEWPORT = {"width": 1280, "height": 720}
 
 
 def browser_mode() -> BrowserMode:
-    mode = os.environ.get("TABSIGHT_BROWSER", "auto").strip().lower()
-    if mode not in ("auto", "headed", "never"):
-        raise BrowserError(Code.BAD_CONFIG, f"TABSIGHT_BROWSER is {mode!r}; allowed values: auto, headed, never")
-    return mode  # type: ignore[return-value]
+    mode: str = config.current()[config.TABSIGHT_BROWSER]
+    return cast(BrowserMode, mode)  # the table's choices are BrowserMode's
 
 
 def connect_steps() -> str:
@@ -703,7 +700,7 @@ class BrowserConnection:
         browser = self._launched or self._unused
         if browser is None:
             return
-        linger = self.linger if self.linger is not None else float(os.environ.get("TABSIGHT_EMBEDDED_LINGER", "2"))
+        linger = self.linger if self.linger is not None else config.current()[config.TABSIGHT_EMBEDDED_LINGER]
         try:
             await asyncio.to_thread(browser.process.wait, linger + 8)
         except subprocess.TimeoutExpired:

@@ -35,7 +35,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import NATIVE_HOST_NAME, profiles
+from .. import NATIVE_HOST_NAME, config, profiles
 from ..errors import BrowserError, Code
 from ..nativehost.manifest import write_launcher, write_manifest
 from ..paths import extension_dir, host_socket_path, host_socket_paths, runtime_dir, write_private
@@ -93,7 +93,7 @@ def find_browser() -> str:
     Branded Google Chrome 137+ ignores ``--load-extension``; Chromium is
     preferred for that reason and listed first.
     """
-    configured = os.environ.get("TABSIGHT_CHROMIUM")
+    configured = config.current()[config.TABSIGHT_CHROMIUM]
     if configured:
         return configured
     for name in CANDIDATES:
@@ -221,13 +221,7 @@ def _running(pid: int) -> bool:
 
 def isolated_mode() -> bool:
     """TABSIGHT_ISOLATED: whether each session gets an embedded browser of its own (off by default)."""
-    given = os.environ.get("TABSIGHT_ISOLATED", "").strip().lower()
-    if given in ("", "0", "false", "no", "off"):
-        return False
-    if given in ("1", "true", "yes", "on"):
-        return True
-    raise BrowserError(Code.BAD_CONFIG, f"TABSIGHT_ISOLATED is {given!r}; allowed values: 1, true, yes, on (isolated); "
-                       "0, false, no, off or unset (not)")
+    return config.current()[config.TABSIGHT_ISOLATED]
 
 
 def launch(

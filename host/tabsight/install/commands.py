@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from tabsight import NATIVE_HOST_NAME, __version__
+from tabsight import NATIVE_HOST_NAME, __version__, config, redact
 from tabsight.browsers import Browser, user_data_dir
 from tabsight.errors import BrowserError
 from tabsight.install.detect import Detection, detect, manifest_in, manifest_paths, registry_key
@@ -100,7 +100,7 @@ def run_install(
     """Register the host for every browser found and in each ``user_data_dirs`` folder,
     then tell the user the remaining steps."""
     environ = os.environ if environ is None else environ
-    directory = data_dir(environ)
+    directory = data_dir()
     try:
         record = _read_record(directory)  # a re-install adds to it, so uninstall still finds the old files
     except ValueError as error:
@@ -195,9 +195,9 @@ def _print_install_report(out: TextIO, launcher: Path, registered: list[tuple[st
 # --- uninstall -------------------------------------------------------------
 
 
-def run_uninstall(out: TextIO, environ: Mapping[str, str] | None = None) -> int:
+def run_uninstall(out: TextIO) -> int:
     """Remove what installed.json lists, then the record itself."""
-    directory = data_dir(environ)
+    directory = data_dir()
     record_path = directory / RECORD_NAME
     if not record_path.exists():
         print(f"Nothing to uninstall: no {record_path}", file=out)
@@ -301,15 +301,46 @@ def run_doctor(
     processes: Callable[[], list[Process] | None] | None = None,
     hosts: Callable[[], HostScan] = scan_hosts,
 ) -> int:
-    """Print one line per link of the chain, then the diagnosis; exit 0 only if nothing failed.
+    """Print the configuration in force, then one line per link of the chain, then the diagnosis; exit 0 only if
+    nothing failed.
 
     ``processes`` lists the running processes (default: this machine's) and
     ``hosts`` asks the runtime folder's sockets for their hellos.
     """
+    for line in configuration_lines(config.current()):
+        print(line, file=out)
     checks = _doctor_checks(home, environ, platform, user_data_dirs, processes or (lambda: list_processes(platform)), hosts)
     for check in checks:
         print(check.line(), file=out)
     return 1 if any(check.status == "FAIL" for check in checks) else 0
+
+
+def configuration_lines(configuration: config.Config) -> list[str]:
+    """Each variable of the configuration table, its value in force and whether it is the default or set (by which
+    name). A secret one's value is never shown, and what looks secret in the others is masked (``redact``)."""
+    width = max(len(variable.name) for variable in config.VARIABLES)
+    return ["configuration here (docs/configuration.md; an MCP client may start `tabsight mcp` with another "
+            "environment):",
+            *(f"  {name:<{width}}  {_in_force(reading)}" for name, reading in configuration.readings.items())]
+
+
+def _in_force(reading: config.Reading) -> str:
+    variable = reading.variable
+    if reading.given is None:
+        return f"{variable.default_text}  (default)"
+    how = "set" if reading.source == variable.name else f"set as {reading.source}"
+    if reading.value is None and reading.problem is None:  # set empty
+        return f"{variable.default_text}  ({how} empty: the default)"
+    if variable.secret:
+        shown = f"<{len(reading.given)} characters, not shown>"
+    elif reading.problem is not None:
+        shown = redact.text(repr(reading.given))
+    else:
+        shown = redact.text(variable.kind.show(reading.value))
+    if reading.problem is None:
+        return f"{shown}  ({how})"
+    outcome = "what needs it fails" if variable.if_refused == "error" else f"the default is used, {variable.default_text}"
+    return f"{shown}  ({how}; allowed values: {variable.allowed}; {outcome})"
 
 
 def _doctor_checks(
@@ -336,7 +367,7 @@ def _doctor_checks(
         places.append(_place(browser.name, user_data_dir(browser, home, environ), paths, origin, extension))
         checks.append(_extension_line(places[-1]))
     checks += [Check("note", f"{item.name} ({item.where}) is not supported: {item.reason}") for item in detection.unsupported]
-    for folder in _custom_dirs(user_data_dirs, environ) if platform != "win32" else []:
+    for folder in _custom_dirs(user_data_dirs) if platform != "win32" else []:
         manifest = manifest_in(folder)
         checks += [_custom(check, folder) for check in manifest_checks(f"--user-data-dir {folder}", str(manifest), manifest, origin)]
         places.append(_place(str(folder), folder, [manifest], origin, extension, custom=True))
@@ -364,10 +395,10 @@ def _custom(check: Check, folder: Path) -> Check:
     return check
 
 
-def _custom_dirs(given: Sequence[Path], environ: Mapping[str, str] | None) -> list[Path]:
+def _custom_dirs(given: Sequence[Path]) -> list[Path]:
     """The folders given to doctor, then those install registered, once each."""
     try:
-        recorded = _read_record(data_dir(environ))["user_data_dirs"]
+        recorded = _read_record(data_dir())["user_data_dirs"]
     except ValueError:
         recorded = []
     folders: list[Path] = []

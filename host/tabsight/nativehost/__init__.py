@@ -8,7 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from .. import profiles
+from .. import config, profiles
+from ..errors import BrowserError
 from ..paths import FolderError, extension_origin, host_socket_path
 
 log = logging.getLogger("tabsight.host")
@@ -31,9 +32,14 @@ def run(argv: list[str]) -> int:
         return 1
 
     browser = os.getppid()  # now, while it is surely alive: it may be gone when we are done
+    try:
+        embedded = EmbeddedSettings.from_config()
+    except BrowserError as exc:  # a value TABSIGHT_EMBEDDED_LINGER does not take: the browser's log says which
+        log.error("%s", exc)
+        return 1
 
     async def main() -> None:
-        host = Host(await extension_channel(), host_socket_path(os.getpid()), EmbeddedSettings.from_env())
+        host = Host(await extension_channel(), host_socket_path(os.getpid()), embedded)
         await host.run()
 
     try:
@@ -52,7 +58,7 @@ def remove_embedded_profile(browser: int, wait: float = 10.0) -> None:
     front that started it does not wait for it (``tabsight mcp`` exits at once;
     ``tabsight shot`` does wait, and removes it too if it gets there first).
     """
-    profile = os.environ.get("TABSIGHT_EMBEDDED_PROFILE")
+    profile = config.current()[config.TABSIGHT_EMBEDDED_PROFILE]
     if not profile:
         return
     deadline = time.monotonic() + wait

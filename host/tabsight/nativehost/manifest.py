@@ -13,24 +13,22 @@ import shlex
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
 
 import platformdirs
 
-from tabsight import NATIVE_HOST_NAME
+from tabsight import NATIVE_HOST_NAME, config
 from tabsight.paths import extension_origin
 
 DESCRIPTION = "tabsight native host: lets AI coding agents see this browser"
 
 
-def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+def data_dir() -> Path:
     """tabsight's per-user data folder (launcher, Windows manifest, install record).
 
     ``TABSIGHT_DATA_DIR`` moves it, so tests never touch the user's own.
     """
-    environ = os.environ if environ is None else environ
-    return Path(environ.get("TABSIGHT_DATA_DIR") or platformdirs.user_data_dir("tabsight", appauthor=False))
+    return Path(config.current()[config.TABSIGHT_DATA_DIR] or platformdirs.user_data_dir("tabsight", appauthor=False))
 
 
 def native_host_manifest(launcher: Path) -> dict:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import __version__, settings
+from .. import __version__, config, settings
 from ..errors import Code
 from ..limits import PROTOCOL_VERSION
 from ..paths import extension_id
@@ -101,12 +101,14 @@ class EmbeddedSettings:
     isolated: bool = False
 
     @classmethod
-    def from_env(cls) -> EmbeddedSettings | None:
-        token = os.environ.get("TABSIGHT_EMBEDDED")
+    def from_config(cls) -> EmbeddedSettings | None:
+        """This host's, when the front that started its browser said (``config``'s internal variables)."""
+        configuration = config.current()
+        token = configuration[config.TABSIGHT_EMBEDDED]
         if not token:
             return None
-        return cls(token=token, linger=float(os.environ.get("TABSIGHT_EMBEDDED_LINGER", "2")),
-                   isolated=os.environ.get("TABSIGHT_EMBEDDED_ISOLATED") == "1")
+        return cls(token=token, linger=configuration[config.TABSIGHT_EMBEDDED_LINGER],
+                   isolated=configuration[config.TABSIGHT_EMBEDDED_ISOLATED])
 
 
 class Host:

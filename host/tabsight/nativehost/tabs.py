@@ -10,9 +10,9 @@ telemetry, tabs):
   ownership moves, and the previous owner is told (its next answer says so). When the owner's session ends, its
   tabs are handed to the extension, which closes each one the user has not used since (``ended``).
 - **Leases on shared tabs** (the user's tabs, and released ones). A session acting on one holds a lease on it
-  while its acting requests run, and for ``LEASE_SECONDS`` (10) after the last one ends; another session that acts
-  there meanwhile is refused with ``tab_busy``, naming the holder and until when (the front may wait instead:
-  configure tabs).
+  while its acting requests run, and for ``TABSIGHT_LEASE_SECONDS`` (10 by default) after the last one ends; another
+  session that acts there meanwhile is refused with ``tab_busy``, naming the holder and until when (the front may
+  wait instead: configure tabs).
 
 A session is known by the name its front gave in its hello (``session``, stable while the ``tabsight mcp``
 process lives, whichever connection it comes on) and the MCP client's name (``client``), which answers show.
@@ -20,37 +20,23 @@ process lives, whichever connection it comes on) and the MCP client's name (``cl
 
 from __future__ import annotations
 
-import logging
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
+from .. import config
 from ..errors import Code
 from ..protocol.methods import Method
 from ..times import wall_time
 
-log = logging.getLogger("tabsight.host")
-
-#: seconds a lease outlives the last acting request of its holder (TABSIGHT_LEASE_SECONDS in the browser's
-#: environment changes it: 0 holds a tab only while an action runs)
-LEASE_SECONDS = 10.0
-
 
 def lease_seconds() -> float:
-    """TABSIGHT_LEASE_SECONDS, or LEASE_SECONDS when unset or not a number from 0 to 3600 (logged)."""
-    given = os.environ.get("TABSIGHT_LEASE_SECONDS")
-    if given is None:
-        return LEASE_SECONDS
-    try:
-        seconds = float(given)
-    except ValueError:
-        seconds = -1.0
-    if not 0 <= seconds <= 3600:
-        log.warning("TABSIGHT_LEASE_SECONDS is %r; allowed: 0 to 3600 seconds; using %g", given, LEASE_SECONDS)
-        return LEASE_SECONDS
-    return seconds
+    """Seconds a lease outlives the last acting request of its holder: TABSIGHT_LEASE_SECONDS, in the browser's
+    environment (0 holds a tab only while an action runs)."""
+    return config.current()[config.TABSIGHT_LEASE_SECONDS]
+
+
 #: the methods that change a tab (the rest observe it); each names its tab by ``tab_id``
 ACTING = frozenset({
     Method.TAB_NAVIGATE, Method.TAB_HISTORY, Method.TAB_CLOSE, Method.ELEMENT_ACT, Method.PAGE_EXECUTE,

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -258,8 +257,15 @@ class Early:
             request_id, name, token = call
             launching = False
             if not self._launching and self._launch_ahead is not None and name in BROWSER_TOOLS:
-                mode = os.environ.get("TABSIGHT_BROWSER", "auto").strip().lower()
-                if mode in ("auto", "headed"):  # never: no browser of ours; anything else: the session says why
+                # here, not at the top: the opening answer comes first (main.py imports these meanwhile anyway)
+                from .. import config
+                from ..errors import BrowserError
+
+                try:
+                    mode = config.current()[config.TABSIGHT_BROWSER]
+                except BrowserError:
+                    mode = None  # a value it does not take: the session says what is wrong
+                if mode in ("auto", "headed"):  # never: no browser of ours
                     self._launching = launching = True
                     threading.Thread(target=self._launch_ahead, args=(mode == "auto",), name="tabsight launch",
                                      daemon=True).start()

@@ -13,25 +13,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 import time
-from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 from urllib.parse import urlsplit
 
 from pydantic import (
-    BaseModel,
     Field,
     StrictBool,
     StringConstraints,
-    ValidationError,
     ValidationInfo,
     field_validator,
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from .. import cookies as cookie_rules, images
+from .. import config, cookies as cookie_rules, images
 from ..browser.client import BrowserClient, Shot
 from ..cookies import Cookie
 from ..errors import BrowserError, Code, ToolError
@@ -43,65 +39,9 @@ from .response import Response
 
 log = logging.getLogger("tabsight.screenshot")
 
-#: the tool's default format and quality (images.ENCODINGS)
-SHOT = images.ENCODINGS["screenshot"]
-assert SHOT.quality is not None  # lossy by default: its quality is the argument's default
-SHOT_QUALITY = SHOT.quality
-
-
-class Defaults(BaseModel):
-    """Defaults a user sets in the MCP client's environment."""
-
-    width: int = Field(default=1280, ge=MIN_VIEWPORT, le=MAX_VIEWPORT)
-    height: int = Field(default=720, ge=MIN_VIEWPORT, le=MAX_VIEWPORT)
-    format: images.Format = SHOT.format
-    quality: int = Field(default=SHOT_QUALITY, ge=1, le=100)
-    timeout: int = Field(default=30_000, ge=1000, le=120_000)
-    wait_network_idle: bool = True
-    user_agent: str | None = None
-    retry_count: int = Field(default=3, ge=0, le=10)
-    retry_delay: int = Field(default=1000, ge=100, le=10_000)
-
-
-#: field -> variable name after the TABSIGHT_ (or BrowserLoop's BROWSERLOOP_) prefix
-ENVIRONMENT = {
-    "width": "DEFAULT_WIDTH",
-    "height": "DEFAULT_HEIGHT",
-    "format": "DEFAULT_FORMAT",
-    "quality": "DEFAULT_QUALITY",
-    "timeout": "DEFAULT_TIMEOUT",
-    "wait_network_idle": "DEFAULT_WAIT_NETWORK_IDLE",
-    "user_agent": "USER_AGENT",
-    "retry_count": "RETRY_COUNT",
-    "retry_delay": "RETRY_DELAY",
-}
-
-
-def load_defaults(environ: Mapping[str, str]) -> tuple[Defaults, list[str]]:
-    """Defaults from TABSIGHT_* variables, else BROWSERLOOP_* ones; a value out
-    of range is ignored with a warning (returned) rather than failing the server."""
-    values: dict[str, Any] = {}
-    warnings = []
-    for field, suffix in ENVIRONMENT.items():
-        for variable in (f"TABSIGHT_{suffix}", f"BROWSERLOOP_{suffix}"):
-            raw = environ.get(variable, "").strip()
-            if not raw:
-                continue
-            try:
-                Defaults.model_validate({field: raw})
-            except ValidationError as exc:
-                allowed = Defaults.model_json_schema()["properties"][field]
-                limits = allowed.get("enum") or (allowed.get("minimum"), allowed.get("maximum"))
-                warnings.append(f"{variable}={raw!r} ignored ({exc.errors()[0]['msg']}; allowed: {limits})")
-            else:
-                values[field] = raw
-            break
-    return Defaults.model_validate(values), warnings
-
-
-DEFAULTS, _warnings = load_defaults(os.environ)
-for _warning in _warnings:
-    log.warning(_warning)
+#: the parameters' defaults: TABSIGHT_DEFAULT_* and the others of the configuration's screenshot section (or their
+#: BrowserLoop names), as the parameters' schema is made
+CONFIGURED = config.current()
 #: TABSIGHT_DEFAULT_COOKIES (or BROWSERLOOP_DEFAULT_COOKIES), read again when its file changes
 DEFAULT_COOKIES = cookie_rules.Defaults()
 
@@ -122,26 +62,32 @@ class ScreenshotParams(Params):
         "(its page). Without it: the tracked tab as it is now.",
     )
     width: int = Field(
-        default=DEFAULTS.width, ge=MIN_VIEWPORT, le=MAX_VIEWPORT, description="Viewport width in CSS pixels (with url)."
+        default=CONFIGURED[config.TABSIGHT_DEFAULT_WIDTH], ge=MIN_VIEWPORT, le=MAX_VIEWPORT,
+        description="Viewport width in CSS pixels (with url).",
     )
     height: int = Field(
-        default=DEFAULTS.height, ge=MIN_VIEWPORT, le=MAX_VIEWPORT, description="Viewport height in CSS pixels (with url)."
+        default=CONFIGURED[config.TABSIGHT_DEFAULT_HEIGHT], ge=MIN_VIEWPORT, le=MAX_VIEWPORT,
+        description="Viewport height in CSS pixels (with url).",
     )
-    format: images.Format = Field(default=DEFAULTS.format, description="Image format.")
-    quality: int = Field(default=DEFAULTS.quality, ge=1, le=100, description="Quality for webp and jpeg.")
+    format: images.Format = Field(
+        default=cast(images.Format, CONFIGURED[config.TABSIGHT_DEFAULT_FORMAT]), description="Image format."
+    )
+    quality: int = Field(
+        default=CONFIGURED[config.TABSIGHT_DEFAULT_QUALITY], ge=1, le=100, description="Quality for webp and jpeg."
+    )
     waitForNetworkIdle: StrictBool = Field(
-        default=DEFAULTS.wait_network_idle,
+        default=CONFIGURED[config.TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE],
         description="With url: wait until the page has loaded and no request has been in flight for 500 ms; "
         "false captures at DOMContentLoaded.",
     )
     timeout: int = Field(
-        default=DEFAULTS.timeout, ge=1000, le=120_000,
+        default=CONFIGURED[config.TABSIGHT_DEFAULT_TIMEOUT], ge=1000, le=120_000,
         description="With url: ms for the whole load (many clients give up on a call at 60 s).",
     )
     fullPage: StrictBool = Field(default=False, description="The whole document, not just the viewport.")
     # Strings when given, as in BrowserLoop's schema: null is refused, leaving the argument out (or "") is not.
     userAgent: Annotated[str, StringConstraints(max_length=1024)] | SkipJsonSchema[None] = Field(
-        default=DEFAULTS.user_agent, description="With url: the user agent the page sees."
+        default=CONFIGURED[config.TABSIGHT_USER_AGENT], description="With url: the user agent the page sees."
     )
     selector: Annotated[str, StringConstraints(max_length=1024)] | SkipJsonSchema[None] = Field(
         default=None, description="CSS selector: capture just that element's box."
@@ -249,7 +195,7 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
         "url": shown_url(shot.url),
         "viewport": shot.viewport,
         "configuration": {
-            "retryCount": DEFAULTS.retry_count,
+            "retryCount": config.current()[config.TABSIGHT_RETRY_COUNT],
             "userAgent": (params.userAgent if params.url else None) or "default",
         },
         "format": params.format,
@@ -321,12 +267,14 @@ async def _capture_url(client: BrowserClient, params: ScreenshotParams, cookies:
                     full_page=params.fullPage, selector=params.selector,
                 )
         except BrowserError as exc:
-            left = deadline - time.monotonic() - DEFAULTS.retry_delay / 1000
-            if retries == DEFAULTS.retry_count or not retryable(exc) or left * 1000 < MIN_ATTEMPT_MS:
+            delay = config.current()[config.TABSIGHT_RETRY_DELAY] / 1000
+            left = deadline - time.monotonic() - delay
+            if (retries == config.current()[config.TABSIGHT_RETRY_COUNT] or not retryable(exc)
+                    or left * 1000 < MIN_ATTEMPT_MS):
                 raise
             retries += 1
             log.info("screenshot attempt %d failed (%s), retrying", retries, exc.code)
-            await asyncio.sleep(DEFAULTS.retry_delay / 1000)
+            await asyncio.sleep(delay)
             attempt_ms = max(MIN_ATTEMPT_MS, int((deadline - time.monotonic()) * 1000))
 
 

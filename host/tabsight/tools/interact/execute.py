@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import base64
 import logging
-import os
 import time
 from pathlib import Path
 
+from ... import config
 from ...paths import make_folders, write_private
 from ...progress import phase
 from ...session.state import Session
@@ -43,7 +43,7 @@ async def execute(session: Session, params: InteractParams, response: Response) 
 def _dump(data: bytes, name: str) -> None:
     """Best effort: a screenshot for whoever set TABSIGHT_SCREENSHOT_DIR (an eval harness, say). A picture of a
     logged-in page, which redaction cannot mask: the file is 0600, in folders made 0700."""
-    folder = os.environ.get("TABSIGHT_SCREENSHOT_DIR")
+    folder = config.current()[config.TABSIGHT_SCREENSHOT_DIR]
     if not folder:
         return
     try:

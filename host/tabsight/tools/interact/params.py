@@ -107,7 +107,7 @@ class InteractParams(Params):
         default=None, min_length=1, max_length=MAX_UPLOAD_FILES,
         description="The files' paths (absolute, or from the MCP client's working directory). Only regular "
         f"files under the working directory, tabsight's upload folder {uploads.upload_folder_path()} (put files "
-        f"made for an upload there) or a folder in {uploads.ENV} are allowed; the temp folder is not.",
+        "made for an upload there) or a folder in TABSIGHT_UPLOAD_ROOTS are allowed; the temp folder is not.",
     )
     tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
 
