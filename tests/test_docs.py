@@ -12,8 +12,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-#: made on another branch (issue 32: from the table of settings); linked before it lands here
-NOT_YET = {"docs/configuration.md"}
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
@@ -68,13 +66,13 @@ def broken(path: Path, root: Path = ROOT, not_yet: frozenset[str] | set[str] = f
 
 
 def test_every_relative_link_of_the_readme_and_docs_resolves():
-    assert [problem for path in DOCS for problem in broken(path, not_yet=NOT_YET)] == []
+    assert [problem for path in DOCS for problem in broken(path)] == []
 
 
 def test_the_readme_links_every_file_in_docs():
     linked = {target.partition("#")[0] for target in links((ROOT / "README.md").read_text())}
     assert sorted(f"docs/{path.name}" for path in (ROOT / "docs").glob("*.md")) == sorted(
-        target for target in linked if target.startswith("docs/") and target not in NOT_YET
+        target for target in linked if target.startswith("docs/")
     )
 
 
