@@ -345,9 +345,9 @@ async def main() -> None:
     (out / "versions.json").write_text(json.dumps(report, indent=2) + "\n")
     if "measures" in report:
         print(table(report["measures"], versions))
-    print(f"\n{rounds} rounds of {calls} timed calls a block after {warmup} warm-up calls of each measure; "
-          f"took {report['duration_s']} s; load average {report['load_start']} at start, {report['load_end']} at end; "
-          f"wrote {(out / 'versions.json').relative_to(ROOT)}")
+        print(f"\n{rounds} rounds of {calls} timed calls a block after {warmup} warm-up calls of each measure; "
+              f"took {report['duration_s']} s; load average {report['load_start']} at start, {report['load_end']} at "
+              f"end; wrote {(out / 'versions.json').relative_to(ROOT)}")
     failures = sum(row[label]["failures"] for row in report.get("measures", {}).values() for label in (BEFORE, AFTER))
     if error or failures:
         print(f"\nfailed: {error or f'{failures} calls'}", file=sys.stderr)
