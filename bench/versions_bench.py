@@ -9,25 +9,32 @@ benchmarks' p50 within 10 %"). --before and --after (default: this repository) a
 its own venv (`python3 -m venv .venv && .venv/bin/pip install -e .`). Each runs as the other benches run tabsight:
 `.venv/bin/python -m tabsight mcp`, with that checkout's interpreter (so its code, and its extension, from the
 editable install), in that checkout's folder, through the official MCP SDK client, each with a private (0700)
-runtime folder of its own, hence its own host and its own embedded headless Chromium (a profile of its own). The
-bench checks that each interpreter imports its own checkout's tabsight and, after the warm-up, that each runtime
-folder has one host, run by its own interpreter. The scripts and the pages are this repository's.
+runtime folder of its own, hence its own host and its own embedded headless Chromium (a profile of its own). Each
+version has one MCP client per measure (a `tabsight mcp` each, all three on the version's one host and browser),
+so each measure has a session, and a tab (the front tab of a window of its own), to itself: a measure's calls find
+their tab as the measure's own bench leaves it, not as another measure did (the frame source behind a screenshot
+takes a tab that drew many frames in the last second for an animated one, and captures it afresh for 30 s: a click
+block's navigations on the screenshot's tab did that, so that whole blocks of screenshots took 50-65 ms, not 10). The bench checks that each interpreter imports its own checkout's tabsight and, after the
+warm-up, that each version's sessions reached one host, run by its own interpreter, not the other version's. The
+scripts and the pages are this repository's.
 
 The three measures, the calls the other benches time for them:
 
-- screenshot: `screenshot` JPEG quality 80 of the tracked tab on the bench page (bench/screenshot_bench.py's
-  back-to-back mode), checked to answer a JPEG;
-- annotate: `observe({what: "page", annotate_screenshot: true, max_annotations: 100})` on the 100-element grid
-  (bench/annotate_bench.py's end to end), checked to answer an image and 100 annotations of 100 found;
+- screenshot: `screenshot` JPEG quality 80 of the tracked tab, which loaded the bench page once
+  (bench/screenshot_bench.py's back-to-back mode), checked to answer a JPEG;
+- annotate: `observe({what: "page", annotate_screenshot: true, max_annotations: 100})` of the tracked tab, which
+  loaded the 100-element grid once (bench/annotate_bench.py's end to end), checked to answer an image and 100
+  annotations of 100 found;
 - click: `interact` click on tests/pages/clicks.html's button (bench/actions_bench.py's "click": a navigation to
   the page first, not timed; the page's record of the click checked after, not timed).
 
-Both servers are started once. Each makes --warmup uncounted calls of each measure first (which include its
-browser's start). Then --rounds rounds: in each, for each measure, each version in turn makes a block of it (one
-navigation to the measure's page and one uncounted call, then --calls timed calls), the version that goes first
-alternating from round to round; so a change of the machine's load (2 cores, shared) falls on both alike. A call
-that errs or fails its check is counted, not timed. With the defaults each version makes 200 timed calls of each
-measure: about 5 minutes on 2 cores. --quick (2 rounds of 2 calls, 1 warm-up call) is a smoke run.
+Both versions' servers are started once. Each loads the pages and makes --warmup uncounted calls of each measure
+first (which include its browser's start). Then --rounds rounds: in each, for each measure, each version in turn
+makes a block of it (one uncounted call, the first after the other blocks, then --calls timed calls back to back),
+the version that goes first alternating from round to round; so a change of the machine's load (2 cores, shared)
+falls on both alike. A call that errs or fails its check is counted, not timed. With the defaults each version makes
+200 timed calls of each measure: about 5 minutes on 2 cores. --quick (2 rounds of 2 calls, 1 warm-up call) is a
+smoke run.
 
 Times are wall-clock from the client's call to its parsed result. Reported per measure: p50 and p90 in ms for
 each version, after p50 / before p50, and whether that ratio is within 10 % of 1 (either way: a refactor that
@@ -55,8 +62,8 @@ from pathlib import Path
 import anyio
 from actions_bench import PAGES, Bench, call, one_round
 from annotate_bench import OBSERVE, check_observe, grid_page, stats, timed
-from common import CHROMIUM, Failed, describe, host_pid, serve, tabsight_server, workspace
-from harness.processes import command_line  # after common, which puts tests/ on sys.path
+from common import CHROMIUM, Failed, describe, serve, tabsight_server, workspace
+from harness.processes import command_line, host_pids  # after common, which puts tests/ on sys.path
 from harness.servers import serve_folder
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -86,7 +93,7 @@ def own(env: dict[str, str]) -> dict[str, str]:
 
 @dataclass
 class Version:
-    """One checkout: its label, root, interpreter, private runtime folder, and, once started, its client."""
+    """One checkout: its label, root, interpreter, private runtime folder, and, once started, its clients."""
 
     label: str
     root: Path
@@ -94,7 +101,8 @@ class Version:
     runtime: Path
     #: what the bench found of it: commit, uncommitted changes, the tabsight it imports, its host
     info: dict = field(default_factory=dict)
-    client: Client | None = None
+    #: once started, its MCP client for each measure (each a `tabsight mcp`, a session and a tab of its own)
+    clients: dict[str, Client] = field(default_factory=dict)
     #: screenshot_bench's row for it: the screenshot call and its check
     shot: Server | None = None
 
@@ -113,8 +121,9 @@ def checkout(label: str, root: str, workdir: Path) -> Version:
     if not python.is_file():
         raise Failed(f"--{label} {root}: no {python}; give it a venv: "
                      f"cd {path} && python3 -m venv .venv && .venv/bin/pip install -e .")
-    found = subprocess.run([str(python), "-c", "import tabsight; print(tabsight.__file__); print(tabsight.__version__)"],
-                           cwd=path, env=own(dict(os.environ)), capture_output=True, text=True, timeout=60)
+    source = "import tabsight; print(tabsight.__file__); print(tabsight.__version__)"
+    found = subprocess.run([str(python), "-c", source], cwd=path, env=own(dict(os.environ)), capture_output=True,
+                           text=True, timeout=60)
     if found.returncode:
         raise Failed(f"--{label}: {python} cannot import tabsight: {found.stderr.strip()[-500:]}")
     module, version = found.stdout.split()
@@ -135,10 +144,11 @@ def checkout(label: str, root: str, workdir: Path) -> Version:
 
 
 def check_host(version: Version) -> None:
-    """After the warm-up: the version's runtime folder has a host, and its own interpreter runs it."""
-    pid = host_pid(version.runtime)
-    if pid is None:
-        raise Failed(f"{version.label}: no host in its runtime folder {version.runtime}")
+    """After the warm-up: the version's runtime folder has one host, and its own interpreter runs it."""
+    pids = host_pids(version.runtime)
+    if len(pids) != 1:
+        raise Failed(f"{version.label}: {len(pids)} hosts in its runtime folder {version.runtime}, not one")
+    pid = pids[0]
     executable = next(iter(command_line(pid)), "")
     if Path(executable) != version.python:
         raise Failed(f"{version.label}: its host (pid {pid}) runs {executable}, not {version.python}")
@@ -150,12 +160,13 @@ def check_host(version: Version) -> None:
 
 @dataclass
 class Measure:
-    """One measure: the page a block starts on (None: each call's own set-up navigates), and one timed call,
-    which answers its time in ms and raises when the answer or the page is not right."""
+    """One measure: the page its tab loads once (None: each call's own set-up navigates), and one timed call
+    through the version's client for it, which answers its time in ms and raises when the answer or the page
+    is not right."""
 
     name: str
     url: str | None
-    call: Callable[[Version], Awaitable[float]]
+    call: Callable[[Version, Client], Awaitable[float]]
 
 
 def measures(page: str, grid: str, expected: list[str], pages: str, upload_file: Path) -> list[Measure]:
@@ -163,17 +174,17 @@ def measures(page: str, grid: str, expected: list[str], pages: str, upload_file:
     of tests/pages."""
     click = next(action for action in Bench(pages, upload_file).actions() if action.name == CLICK)
 
-    async def screenshot(version: Version) -> float:
-        ms, _ = await shoot(version.client, version.shot, version.shot.jpeg, "jpeg")
+    async def screenshot(version: Version, client: Client) -> float:
+        ms, _ = await shoot(client, version.shot, version.shot.jpeg, "jpeg")
         return ms
 
-    async def annotate(version: Version) -> float:
-        ms, result = await timed(lambda: version.client.call_tool(*OBSERVE))
+    async def annotate(version: Version, client: Client) -> float:
+        ms, result = await timed(lambda: client.call_tool(*OBSERVE))
         check_observe(result, expected)
         return ms
 
-    async def clicked(version: Version) -> float:
-        return await one_round(version.client, click)
+    async def clicked(version: Version, client: Client) -> float:
+        return await one_round(client, click)
 
     return [
         Measure(SCREENSHOT, page, screenshot),
@@ -186,34 +197,45 @@ def measures(page: str, grid: str, expected: list[str], pages: str, upload_file:
 
 @dataclass
 class Tally:
-    samples: list[float] = field(default_factory=list)
+    """A version's times of one measure, block by block (in ms, in the order taken), and its failures."""
+
+    blocks: list[list[float]] = field(default_factory=list)
     failures: int = 0
     first_error: str | None = None
+
+    @property
+    def samples(self) -> list[float]:
+        return [ms for times in self.blocks for ms in times]
 
     def failed(self, error: BaseException) -> None:
         self.failures += 1
         self.first_error = self.first_error or describe(error)[:500]
 
 
-async def block(version: Version, measure: Measure, calls: int, uncounted: int, tally: Tally | None) -> None:
-    """A navigation to the measure's page and `uncounted` calls, then `calls` timed ones into tally (None: the
-    warm-up, every call uncounted and any failure fatal)."""
+async def warm_up(version: Version, measure: Measure, calls: int) -> None:
+    """The measure's page loaded in its tab, and `calls` uncounted calls; Failed if any fails."""
+    client = version.clients[measure.name]
     try:
         if measure.url is not None:
-            await call(version.client, "interact", {"action": "navigate", "url": measure.url})
-        for _ in range(uncounted):
-            await measure.call(version)
-    except Exception as error:  # noqa: BLE001 -- a failed set-up fails the block's calls
-        if tally is None:
-            raise Failed(f"{version.label}, {measure.name} warm-up: {describe(error)}") from error
-        tally.failed(error)
-        tally.failures += calls - 1
-        return
-    for _ in range(calls if tally is not None else 0):
+            await call(client, "interact", {"action": "navigate", "url": measure.url})
+        for _ in range(calls):
+            await measure.call(version, client)
+    except Exception as error:
+        raise Failed(f"{version.label}, {measure.name} warm-up: {describe(error)}") from error
+
+
+async def block(version: Version, measure: Measure, calls: int, tally: Tally) -> None:
+    """One uncounted call (the first after the other blocks' time), then `calls` timed ones into tally."""
+    client = version.clients[measure.name]
+    tally.blocks.append([])
+    for number in range(calls + 1):
         try:
-            tally.samples.append(await measure.call(version))
+            ms = await measure.call(version, client)
         except Exception as error:  # noqa: BLE001 -- counted and reported, the bench goes on
             tally.failed(error)
+            continue
+        if number:
+            tally.blocks[-1].append(ms)
 
 
 async def run(versions: list[Version], chosen: list[Measure], rounds: int, calls: int, warmup: int,
@@ -221,10 +243,12 @@ async def run(versions: list[Version], chosen: list[Measure], rounds: int, calls
     tallies = {measure.name: {version.label: Tally() for version in versions} for measure in chosen}
     async with AsyncExitStack() as stack:
         for version in versions:
-            version.client = await stack.enter_async_context(Client(version.params(chromium), read_timeout_seconds=60))
+            for measure in chosen:
+                version.clients[measure.name] = await stack.enter_async_context(
+                    Client(version.params(chromium), read_timeout_seconds=60))
         for version in versions:
             for measure in chosen:
-                await block(version, measure, 0, warmup, None)
+                await warm_up(version, measure, warmup)
             check_host(version)
         if versions[0].info["host_pid"] == versions[1].info["host_pid"]:
             raise Failed(f"both versions reached one host, pid {versions[0].info['host_pid']}")
@@ -232,7 +256,7 @@ async def run(versions: list[Version], chosen: list[Measure], rounds: int, calls
             order = versions if number % 2 == 0 else versions[::-1]
             for measure in chosen:
                 for version in order:
-                    await block(version, measure, calls, 1, tallies[measure.name][version.label])
+                    await block(version, measure, calls, tallies[measure.name][version.label])
             print(f"round {number + 1}/{rounds} done ({order[0].label} first)", flush=True)
     return tallies
 
@@ -246,7 +270,8 @@ def figures(tallies: dict[str, dict[str, Tally]], calls_each: int) -> dict[str, 
         row: dict = {"call": CALLS[name]}
         for label, tally in by_version.items():
             row[label] = {**(stats(tally.samples) if tally.samples else {}), "timed": len(tally.samples),
-                          "calls": calls_each, "failures": tally.failures, "first_error": tally.first_error}
+                          "calls": calls_each, "failures": tally.failures, "first_error": tally.first_error,
+                          "blocks_ms": [[round(ms, 1) for ms in times] for times in tally.blocks]}
         before, after = row[BEFORE].get("p50_ms"), row[AFTER].get("p50_ms")
         if before and after:
             row["ratio_p50"] = round(after / before, 3)
