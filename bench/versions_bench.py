@@ -1,22 +1,23 @@
 """Two checkouts of tabsight side by side, interleaved in one run: screenshot, annotated screenshot and a click,
 p50/p90 of each, and the after/before ratio of the p50s.
 
-    .venv/bin/python bench/versions_bench.py --before PATH [--after PATH] [--rounds 20] [--calls 10]
+    .venv/bin/python bench/versions_bench.py --before PATH [--after PATH] [--rounds 24] [--calls 10]
         [--warmup 5] [--quick] [--chromium PATH]
 
 For a change that must not slow tabsight down (issue 32's refactor: "the screenshot, annotation and action
-benchmarks' p50 within 10 %"). --before and --after (default: this repository) are repository roots, each with
-its own venv (`python3 -m venv .venv && .venv/bin/pip install -e .`). Each runs as the other benches run tabsight:
+benchmarks' p50 within 10 %"). --before and --after (default: this repository) are repository roots, each with its
+own venv (`python3 -m venv .venv && .venv/bin/pip install -e .`). Each runs as the other benches run tabsight:
 `.venv/bin/python -m tabsight mcp`, with that checkout's interpreter (so its code, and its extension, from the
 editable install), in that checkout's folder, through the official MCP SDK client, each with a private (0700)
 runtime folder of its own, hence its own host and its own embedded headless Chromium (a profile of its own). Each
-version has one MCP client per measure (a `tabsight mcp` each, all three on the version's one host and browser),
-so each measure has a session, and a tab (the front tab of a window of its own), to itself: a measure's calls find
+version has one MCP client per measure (a `tabsight mcp` each, all three on the version's one host and browser), so
+each measure has a session, and a tab (the front tab of a window of its own), to itself: a measure's calls find
 their tab as the measure's own bench leaves it, not as another measure did (the frame source behind a screenshot
 takes a tab that drew many frames in the last second for an animated one, and captures it afresh for 30 s: a click
-block's navigations on the screenshot's tab did that, so that whole blocks of screenshots took 50-65 ms, not 10). The bench checks that each interpreter imports its own checkout's tabsight and, after the
-warm-up, that each version's sessions reached one host, run by its own interpreter, not the other version's. The
-scripts and the pages are this repository's.
+block's navigations on the screenshot's tab did that, so that whole blocks of screenshots took 50-65 ms, not 10).
+The bench checks that each interpreter imports its own checkout's tabsight and, after the warm-up, that each
+version's sessions reached one host, run by its own interpreter, not the other version's. The scripts and the pages
+are this repository's.
 
 The three measures, the calls the other benches time for them:
 
@@ -33,7 +34,7 @@ first (which include its browser's start). Then --rounds rounds: in each, for ea
 makes a block of it (one uncounted call, the first after the other blocks, then --calls timed calls back to back),
 the version that goes first alternating from round to round; so a change of the machine's load (2 cores, shared)
 falls on both alike. A call that errs or fails its check is counted, not timed. With the defaults each version makes
-200 timed calls of each measure: about 5 minutes on 2 cores. --quick (2 rounds of 2 calls, 1 warm-up call) is a
+240 timed calls of each measure: about 5 minutes on 2 cores. --quick (2 rounds of 2 calls, 1 warm-up call) is a
 smoke run.
 
 Times are wall-clock from the client's call to its parsed result. Reported per measure: p50 and p90 in ms for
@@ -81,7 +82,7 @@ CALLS = {
     CLICK: "`interact` click that changes the page (clicks.html)",
 }
 #: (rounds, calls, warmup): the defaults, about 5 minutes on 2 cores; --quick, a smoke run
-FULL, QUICK = (20, 10, 5), (2, 2, 1)
+FULL, QUICK = (24, 10, 5), (2, 2, 1)
 #: variables of ours that could make a checkout's interpreter import another checkout's code
 FOREIGN = ("PYTHONPATH", "PYTHONHOME")
 
