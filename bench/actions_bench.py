@@ -196,21 +196,28 @@ def check_that(condition: bool, why: str) -> Awaitable[None]:
     return checked()
 
 
+async def one_round(client: Client, action: Action) -> float:
+    """One round of an action: its set-up, the timed call, the check; the call's time in ms. Raises when the call
+    errs or the check fails."""
+    await action.setup(client)
+    started = time.perf_counter()
+    answer = await action.run(client)
+    seconds = answer.pop("_seconds", time.perf_counter() - started)
+    await action.check(client, answer)
+    return seconds * 1000
+
+
 async def measure(client: Client, action: Action, rounds: int) -> dict:
     times: list[float] = []
     failures: list[str] = []
     for number in range(rounds + 1):
         try:
-            await action.setup(client)
-            started = time.perf_counter()
-            answer = await action.run(client)
-            seconds = answer.pop("_seconds", time.perf_counter() - started)
-            await action.check(client, answer)
+            ms = await one_round(client, action)
         except Exception as error:  # noqa: BLE001 -- counted and reported, the bench goes on
             failures.append(str(error)[:300])
             continue
         if number:  # the first is the warm-up
-            times.append(seconds * 1000)
+            times.append(ms)
     row: dict[str, Any] = {"rounds": len(times), "failed": len(failures)}
     if times:
         row |= {"p50_ms": round(percentile(times, 0.5)), "p90_ms": round(percentile(times, 0.9))}

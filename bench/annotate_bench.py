@@ -91,6 +91,8 @@ DRAWING = "tabsight drawing: annotate.draw"
 ENCODING = "tabsight JPEG encode (q80, 4:4:4)"
 PLAYWRIGHT = "playwright-mcp browser_snapshot"
 DEVTOOLS = "chrome-devtools-mcp take_snapshot"
+#: tabsight's annotated screenshot, as an agent asks it: (tool, arguments)
+OBSERVE = ("observe", {"what": "page", "annotate_screenshot": True, "max_annotations": ELEMENTS})
 #: p50 targets in ms (docs/design.md §7)
 TARGETS = {E2E: 150, DISCOVERY: 20, DRAWING: 30}
 
@@ -390,8 +392,7 @@ async def main() -> None:
         results[E2E] = await measure_mcp(
             tabsight_server(runtime, args.chromium),
             ("interact", {"action": "navigate", "url": url}),
-            ("observe", {"what": "page", "annotate_screenshot": True, "max_annotations": ELEMENTS}),
-            check_observe, expected, args.calls,
+            OBSERVE, check_observe, expected, args.calls,
         )
     except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on
         results[E2E] = {"error": describe(error)}

@@ -22,6 +22,13 @@ counts, a smoke test whose report says so. The peers are installed with:
     mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
 
 A full run takes about 17 minutes on 2 cores.
+
+Not run from here, since it needs a second checkout: bench/versions_bench.py
+compares two checkouts of tabsight (each a repository root with its own
+.venv), their screenshot, annotated screenshot and click interleaved in one
+run, and reports after/before of each p50 (bench/results/versions.json):
+
+    .venv/bin/python bench/versions_bench.py --before PATH/TO/OTHER/CHECKOUT [--after PATH] [--quick]
 """
 
 from __future__ import annotations

@@ -72,10 +72,14 @@ class Server:
     default_format: str
 
 
+def tabsight(params: StdioServerParameters, url: str, name: str = TABSIGHT) -> Server:
+    """tabsight's row: `interact` navigate, then `screenshot` (JPEG quality 80; WebP with no arguments)."""
+    return Server(name, params, ("interact", {"action": "navigate", "url": url}),
+                  "screenshot", {"format": "jpeg", "quality": 80}, "webp")
+
+
 def servers(args: argparse.Namespace, url: str, workdir: Path) -> list[Server]:
-    found = [Server(TABSIGHT, tabsight_server(workdir / "runtime", args.chromium),
-                    ("interact", {"action": "navigate", "url": url}),
-                    "screenshot", {"format": "jpeg", "quality": 80}, "webp")]
+    found = [tabsight(tabsight_server(workdir / "runtime", args.chromium), url)]
     if Path(args.playwright_mcp).is_file():
         found.append(Server(PLAYWRIGHT, playwright_server(args.playwright_mcp, args.chromium, workdir / "pw"),
                             ("browser_navigate", {"url": url}), "browser_take_screenshot", {"type": "jpeg"}, "png"))

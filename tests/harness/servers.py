@@ -51,10 +51,12 @@ def workspace() -> tuple[Path, Path]:
     return workdir, runtime
 
 
-def tabsight_server(runtime: Path, chromium: str, linger: float | None = None) -> StdioServerParameters:
+def tabsight_server(runtime: Path, chromium: str, linger: float | None = None,
+                    python: str = sys.executable) -> StdioServerParameters:
     """`tabsight mcp` with its embedded headless Chromium; runtime is a private (0700) directory.
-    linger: seconds the browser outlives its last client (TABSIGHT_EMBEDDED_LINGER, default 2)."""
+    linger: seconds the browser outlives its last client (TABSIGHT_EMBEDDED_LINGER, default 2).
+    python: the interpreter that runs it, so the tabsight it imports (this one's by default)."""
     env = dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_CHROMIUM=chromium)
     if linger is not None:
         env["TABSIGHT_EMBEDDED_LINGER"] = str(linger)
-    return StdioServerParameters(command=sys.executable, args=["-m", "tabsight", "mcp"], env=env)
+    return StdioServerParameters(command=python, args=["-m", "tabsight", "mcp"], env=env)
