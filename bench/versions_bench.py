@@ -61,13 +61,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
 from actions_bench import PAGES, Bench, call, one_round
 from annotate_bench import OBSERVE, check_observe, grid_page, stats, timed
 from common import CHROMIUM, Failed, describe, serve, tabsight_server, workspace
 from harness.processes import command_line, host_pids  # after common, which puts tests/ on sys.path
 from harness.servers import serve_folder
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
 from screenshot_bench import Server, shoot, tabsight
 
 ROOT = Path(__file__).resolve().parent.parent
