@@ -37,7 +37,6 @@ from test_fill import SIGNUP as FORM
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
 
 
-
 @dataclass
 class Action:
     """One row: ``setup`` brings the tab to where the action starts, ``run`` is the timed call and returns
@@ -82,9 +81,12 @@ class Bench:
                 raise Failed("the slider did not move to three quarters")
 
         async def slider_drag(client: Client) -> dict:
-            box = await script(client, "const t = document.getElementById('thumb').getBoundingClientRect();"
-                                       "const k = document.getElementById('track').getBoundingClientRect();"
-                                       "return {x: t.x + t.width / 2, y: t.y + t.height / 2, end: k.x + k.width * 0.75}")
+            box = await script(
+                client,
+                "const t = document.getElementById('thumb').getBoundingClientRect();"
+                "const k = document.getElementById('track').getBoundingClientRect();"
+                "return {x: t.x + t.width / 2, y: t.y + t.height / 2, end: k.x + k.width * 0.75}",
+            )
             started = time.perf_counter()
             answer = await act(client, action="drag", x=box["x"], y=box["y"], to_x=box["end"], to_y=box["y"])
             answer["_seconds"] = time.perf_counter() - started  # the script that aims it is not the drag's time
@@ -119,48 +121,98 @@ class Bench:
 
         def files_seen(input_id: str) -> Callable[[Client, dict], Awaitable[None]]:
             async def check(client: Client, answer: dict) -> None:
-                names = await script(client, f"return [...document.getElementById('{input_id}').files].map(f => f.name)")
+                names = await script(
+                    client, f"return [...document.getElementById('{input_id}').files].map(f => f.name)"
+                )
                 if names != [self.upload_file.name]:
                     raise Failed(f"#{input_id} holds {names}")
+
             return check
 
         return [
-            Action("click", lambda c: go(c, "/clicks.html"), lambda c: act(c, action="click", selector="#target"),
-                   lambda c, a: seen(c, [("click", 0)])),
-            Action("double click", lambda c: go(c, "/clicks.html"),
-                   lambda c: act(c, action="click", selector="#target", click_count=2),
-                   lambda c, a: seen(c, [("click", 0), ("click", 0), ("dblclick", 0)])),
-            Action("right click", lambda c: go(c, "/clicks.html"),
-                   lambda c: act(c, action="click", selector="#target", button="right"),
-                   lambda c, a: menu_open(c)),
-            Action("fill, 9 fields", lambda c: go(c, "/fill.html"), lambda c: act(c, action="fill", fields=FORM),
-                   lambda c, a: check_that(len(a["fields"]) == len(FORM), f"fields: {a.get('fields')}")),
-            Action("drag, HTML5 (card onto a drop zone)", lambda c: go(c, "/drag.html"),
-                   lambda c: act(c, action="drag", selector="#apple", to_selector="#zone"),
-                   lambda c, a: check_that(a.get("html5_drag") is True, "no HTML5 drag")),
+            Action(
+                "click",
+                lambda c: go(c, "/clicks.html"),
+                lambda c: act(c, action="click", selector="#target"),
+                lambda c, a: seen(c, [("click", 0)]),
+            ),
+            Action(
+                "double click",
+                lambda c: go(c, "/clicks.html"),
+                lambda c: act(c, action="click", selector="#target", click_count=2),
+                lambda c, a: seen(c, [("click", 0), ("click", 0), ("dblclick", 0)]),
+            ),
+            Action(
+                "right click",
+                lambda c: go(c, "/clicks.html"),
+                lambda c: act(c, action="click", selector="#target", button="right"),
+                lambda c, a: menu_open(c),
+            ),
+            Action(
+                "fill, 9 fields",
+                lambda c: go(c, "/fill.html"),
+                lambda c: act(c, action="fill", fields=FORM),
+                lambda c, a: check_that(len(a["fields"]) == len(FORM), f"fields: {a.get('fields')}"),
+            ),
+            Action(
+                "drag, HTML5 (card onto a drop zone)",
+                lambda c: go(c, "/drag.html"),
+                lambda c: act(c, action="drag", selector="#apple", to_selector="#zone"),
+                lambda c, a: check_that(a.get("html5_drag") is True, "no HTML5 drag"),
+            ),
             Action("drag, pointer (slider)", lambda c: go(c, "/drag.html"), slider_drag, level),
-            Action("back", lambda c: go_then(go, c, "/index.html", "/other.html"),
-                   lambda c: act(c, action="back"), lambda c, a: at(c, a, "/index.html")),
-            Action("forward", lambda c: back_from(go, act, c), lambda c: act(c, action="forward"),
-                   lambda c, a: at(c, a, "/other.html")),
-            Action("reload", lambda c: go(c, "/index.html"), lambda c: act(c, action="reload"),
-                   lambda c, a: at(c, a, "/index.html")),
+            Action(
+                "back",
+                lambda c: go_then(go, c, "/index.html", "/other.html"),
+                lambda c: act(c, action="back"),
+                lambda c, a: at(c, a, "/index.html"),
+            ),
+            Action(
+                "forward",
+                lambda c: back_from(go, act, c),
+                lambda c: act(c, action="forward"),
+                lambda c, a: at(c, a, "/other.html"),
+            ),
+            Action(
+                "reload",
+                lambda c: go(c, "/index.html"),
+                lambda c: act(c, action="reload"),
+                lambda c, a: at(c, a, "/index.html"),
+            ),
             Action("open_tab with a URL", close_opened, open_tab, lambda c, a: at(c, a["tracked"], "/other.html")),
-            Action("close_tab", open_then_ready, lambda c: act(c, action="close_tab"),
-                   lambda c, a: check_that("tracked" in a, f"no tracked tab in {a}")),
-            Action("observe network, requests=all", lambda c: go(c, "/index.html"),
-                   lambda c: call(c, "observe", {"what": "network", "requests": "all"}),
-                   lambda c, a: check_that(any(r["url"].endswith("/index.html") for r in a["items"]),
-                                           "the page's own request is not listed")),
+            Action(
+                "close_tab",
+                open_then_ready,
+                lambda c: act(c, action="close_tab"),
+                lambda c, a: check_that("tracked" in a, f"no tracked tab in {a}"),
+            ),
+            Action(
+                "observe network, requests=all",
+                lambda c: go(c, "/index.html"),
+                lambda c: call(c, "observe", {"what": "network", "requests": "all"}),
+                lambda c, a: check_that(
+                    any(r["url"].endswith("/index.html") for r in a["items"]), "the page's own request is not listed"
+                ),
+            ),
             Action("emulate a device", lambda c: reset(c), lambda c: emulate(c, device="iphone-15"), emulated),
-            Action("emulation reset", lambda c: emulate(c, device="iphone-15"), lambda c: emulate(c, reset=True),
-                   reset_seen),
-            Action("upload onto a file input", lambda c: go(c, "/upload.html"),
-                   lambda c: act(c, action="upload", selector="#files", files=[str(self.upload_file)]),
-                   files_seen("files")),
-            Action("upload through the file chooser", lambda c: go(c, "/upload.html"),
-                   lambda c: act(c, action="upload", selector="#choose-avatar", files=[str(self.upload_file)]),
-                   files_seen("avatar")),
+            Action(
+                "emulation reset",
+                lambda c: emulate(c, device="iphone-15"),
+                lambda c: emulate(c, reset=True),
+                reset_seen,
+            ),
+            Action(
+                "upload onto a file input",
+                lambda c: go(c, "/upload.html"),
+                lambda c: act(c, action="upload", selector="#files", files=[str(self.upload_file)]),
+                files_seen("files"),
+            ),
+            Action(
+                "upload through the file chooser",
+                lambda c: go(c, "/upload.html"),
+                lambda c: act(c, action="upload", selector="#choose-avatar", files=[str(self.upload_file)]),
+                files_seen("avatar"),
+            ),
         ]
 
 
@@ -193,6 +245,7 @@ def check_that(condition: bool, why: str) -> Awaitable[None]:
     async def checked() -> None:
         if not condition:
             raise Failed(why)
+
     return checked()
 
 
@@ -246,7 +299,9 @@ async def main() -> None:
 
     lines = ["| action | p50 ms | p90 ms | rounds | failed |", "|---|---|---|---|---|"]
     for name, row in results.items():
-        lines.append(f"| {name} | {row.get('p50_ms', '-')} | {row.get('p90_ms', '-')} | {row['rounds']} | {row['failed']} |")
+        lines.append(
+            f"| {name} | {row.get('p50_ms', '-')} | {row.get('p90_ms', '-')} | {row['rounds']} | {row['failed']} |"
+        )
     for name, row in results.items():
         if row.get("first_error"):
             lines.append(f"\n{name}, first failure: {row['first_error']}")

@@ -188,6 +188,7 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
         browser, tab = await browsers.tab()
         await browser.navigate(tab, url, timeout_ms=30_000)
         ready_s = time.perf_counter() - started
+
         def find():
             return browser.find_elements(tab, **FIND)
 
@@ -207,20 +208,26 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
             raise Failed(f"all {calls} elements.find calls failed; first: {errors[0]}")
         payload = len(json.dumps(found, separators=(",", ":"), ensure_ascii=False))
         results[DISCOVERY] = {
-            **stats(samples), "failures": len(errors), "calls": calls,
+            **stats(samples),
+            "failures": len(errors),
+            "calls": calls,
             "first_error": errors[0] if errors else None,
-            "answer_kB": round(payload / 1000, 1), "browser_start_and_navigate_s": round(ready_s, 2),
+            "answer_kB": round(payload / 1000, 1),
+            "browser_start_and_navigate_s": round(ready_s, 2),
         }
 
         def capture():
             return browser.capture(tab, **CAPTURE)
+
         for _ in range(WARMUP):
             await capture()
         shots = [await timed(capture) for _ in range(calls)]
         raw = shots[-1][1].image
         methods = [shot.method for _, shot in shots]  # visible_tab at most 2 a second, else cdp
         results[CAPTURE_ROW] = {
-            **stats([ms for ms, _ in shots]), "calls": calls, "image_bytes": len(raw),
+            **stats([ms for ms, _ in shots]),
+            "calls": calls,
+            "image_bytes": len(raw),
             "methods": {method: methods.count(method) for method in sorted(set(methods))},
         }
     finally:
@@ -242,8 +249,12 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
             sizes.append(out.tell())
     displaced = sum(not _badge_near(b.box, a["bounds"]) for b, a in zip(badges, annotations))
     results[DRAWING] = {
-        **stats(draws), "calls": calls, "annotations": len(annotations), "image": f"{img.width}x{img.height}",
-        "badges_displaced": displaced, "note": "includes decoding the capture",
+        **stats(draws),
+        "calls": calls,
+        "annotations": len(annotations),
+        "image": f"{img.width}x{img.height}",
+        "badges_displaced": displaced,
+        "note": "includes decoding the capture",
     }
     results[ENCODING] = {**stats(encodes), "calls": calls, "image_bytes": int(statistics.median(sizes))}
     return results
@@ -252,8 +263,10 @@ async def in_process(url: str, expected: list[str], calls: int) -> dict[str, dic
 def _badge_near(box, bounds: dict) -> bool:
     """Whether a badge touches its element's box (else it was displaced and tied by a line)."""
     return not (
-        box.right < bounds["x"] or box.x > bounds["x"] + bounds["width"]
-        or box.bottom < bounds["y"] or box.y > bounds["y"] + bounds["height"]
+        box.right < bounds["x"]
+        or box.x > bounds["x"] + bounds["width"]
+        or box.bottom < bounds["y"]
+        or box.y > bounds["y"] + bounds["height"]
     )
 
 
@@ -278,7 +291,8 @@ def check_observe(result: CallToolResult, expected: list[str]) -> int:
 
 #: a control in a text snapshot: Playwright's `- button "Button 0" [ref=e5]`, DevTools' `uid=1_6 button "Button 0"`
 SNAPSHOT_ROLE = re.compile(
-    r"^\s*(?:- (?:button|link|textbox|combobox)\b.*\[ref=|uid=\S+ (?:button|link|textbox|combobox)\b)", re.MULTILINE,
+    r"^\s*(?:- (?:button|link|textbox|combobox)\b.*\[ref=|uid=\S+ (?:button|link|textbox|combobox)\b)",
+    re.MULTILINE,
 )
 
 
@@ -325,8 +339,12 @@ async def measure_mcp(
     if not samples:
         raise Failed(f"all {calls} calls failed; first: {errors[0]}")
     out = {
-        **stats(samples), "failures": len(errors), "calls": calls, "first_error": errors[0] if errors else None,
-        "response_kB": round(statistics.median(sizes) / 1000, 1), "warmup_s": round(warmup_s, 2),
+        **stats(samples),
+        "failures": len(errors),
+        "calls": calls,
+        "first_error": errors[0] if errors else None,
+        "response_kB": round(statistics.median(sizes) / 1000, 1),
+        "warmup_s": round(warmup_s, 2),
     }
     if check is check_snapshot:
         out["refs_button_link_textbox_combobox"] = len(SNAPSHOT_ROLE.findall(text_of(last)))
@@ -392,15 +410,26 @@ async def main() -> None:
         results[E2E] = await measure_mcp(
             tabsight_server(runtime, args.chromium),
             ("interact", {"action": "navigate", "url": url}),
-            OBSERVE, check_observe, expected, args.calls,
+            OBSERVE,
+            check_observe,
+            expected,
+            args.calls,
         )
     except Exception as error:  # noqa: BLE001 -- reported in the results, the bench goes on
         results[E2E] = {"error": describe(error)}
     peers = {
-        PLAYWRIGHT: (args.playwright_mcp, lambda cli: playwright_server(cli, args.chromium, workdir / "pw"),
-                     ("browser_navigate", {"url": url}), ("browser_snapshot", {})),
-        DEVTOOLS: (args.devtools_mcp, lambda cli: devtools_server(cli, args.chromium),
-                   ("navigate_page", {"type": "url", "url": url}), ("take_snapshot", {})),
+        PLAYWRIGHT: (
+            args.playwright_mcp,
+            lambda cli: playwright_server(cli, args.chromium, workdir / "pw"),
+            ("browser_navigate", {"url": url}),
+            ("browser_snapshot", {}),
+        ),
+        DEVTOOLS: (
+            args.devtools_mcp,
+            lambda cli: devtools_server(cli, args.chromium),
+            ("navigate_page", {"type": "url", "url": url}),
+            ("take_snapshot", {}),
+        ),
     }
     for name, (cli, start, navigate, snapshot) in peers.items():
         if not Path(cli).is_file():
@@ -418,11 +447,17 @@ async def main() -> None:
     print(table(results))
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    (out / "annotate.json").write_text(json.dumps(
-        {"page": f"{ELEMENTS} interactive elements (60 buttons, 20 links, 10 labelled inputs, 10 selects), "
-                 "1280x720 viewport", "targets_p50_ms": TARGETS, "results": results},
-        indent=2,
-    ))
+    (out / "annotate.json").write_text(
+        json.dumps(
+            {
+                "page": f"{ELEMENTS} interactive elements (60 buttons, 20 links, 10 labelled inputs, 10 selects), "
+                "1280x720 viewport",
+                "targets_p50_ms": TARGETS,
+                "results": results,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -35,8 +35,13 @@ from common import CHROMIUM, Failed, percentile, serve, tabsight_server, workspa
 
 CALLS = {
     "screenshot": ("screenshot", {"format": "jpeg", "quality": 80}),
-    "execute capture": ("interact", {"action": "execute", "cdp": [
-        {"method": "Page.captureScreenshot", "params": {"format": "jpeg", "quality": 80}}]}),
+    "execute capture": (
+        "interact",
+        {
+            "action": "execute",
+            "cdp": [{"method": "Page.captureScreenshot", "params": {"format": "jpeg", "quality": 80}}],
+        },
+    ),
 }
 WARMUP = 5
 TARGET = 1.10
@@ -90,10 +95,16 @@ async def main() -> None:
     for kind, by_release in times.items():
         p50 = {name: statistics.median(samples) for name, samples in by_release.items()}
         ratio = p50["now"] / p50["before"]
-        report[kind] = {"p50_ms": p50, "p90_ms": {name: percentile(samples, 90) for name, samples in by_release.items()},
-                        "ratio": round(ratio, 3), "within_target": ratio <= TARGET}
-        print(f"{kind:16} now p50 {p50['now']:6.1f} ms  before {p50['before']:6.1f} ms  ratio {ratio:.2f} "
-              f"({'within' if ratio <= TARGET else 'OVER'} {TARGET:.2f})")
+        report[kind] = {
+            "p50_ms": p50,
+            "p90_ms": {name: percentile(samples, 90) for name, samples in by_release.items()},
+            "ratio": round(ratio, 3),
+            "within_target": ratio <= TARGET,
+        }
+        print(
+            f"{kind:16} now p50 {p50['now']:6.1f} ms  before {p50['before']:6.1f} ms  ratio {ratio:.2f} "
+            f"({'within' if ratio <= TARGET else 'OVER'} {TARGET:.2f})"
+        )
     results = Path(__file__).resolve().parent / "results"
     results.mkdir(exist_ok=True)
     (results / "boundary.json").write_text(json.dumps(report, indent=2))

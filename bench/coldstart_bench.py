@@ -122,12 +122,21 @@ def shot_run(url: str, chromium: str, wait_for_network_idle: bool = True) -> dic
     """`tabsight shot URL -o FILE.jpg` from its spawn to its exit, in ms; its browser's processes left then."""
     workdir, runtime = workspace()
     output = workdir / "shot.jpg"
-    env = dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_CHROMIUM=chromium,
-               TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE=str(wait_for_network_idle).lower())
+    env = dict(
+        os.environ,
+        TABSIGHT_RUNTIME_DIR=str(runtime),
+        TABSIGHT_CHROMIUM=chromium,
+        TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE=str(wait_for_network_idle).lower(),
+    )
     try:
         spawned = time.perf_counter()
-        run = subprocess.run([sys.executable, "-m", "tabsight", "shot", url, "-o", str(output)], env=env,
-                             capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [sys.executable, "-m", "tabsight", "shot", url, "-o", str(output)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         exited = time.perf_counter()
         marker = f"TABSIGHT_RUNTIME_DIR={runtime}\0".encode()
         left = [pid for pid in descendants(1) if marker in environ(pid)]
@@ -153,13 +162,15 @@ def summary(runs: list[dict]) -> dict:
     out = {"runs": len(runs), "failures": len(errors), "first_error": errors[0] if errors else None}
     if timed:
         first = [run["first_image_ms"] for run in timed]
-        out.update({
-            "p50_ms": round(statistics.median(first)),
-            "min_ms": min(first),
-            "max_ms": max(first),
-            "processes_at_close": max(run["processes"] for run in timed),
-            "killed_after_close": sum(run["killed"] for run in timed),
-        })
+        out.update(
+            {
+                "p50_ms": round(statistics.median(first)),
+                "min_ms": min(first),
+                "max_ms": max(first),
+                "processes_at_close": max(run["processes"] for run in timed),
+                "killed_after_close": sum(run["killed"] for run in timed),
+            }
+        )
         if all("initialize_ms" in run for run in timed):
             out["initialize_p50_ms"] = round(statistics.median(run["initialize_ms"] for run in timed))
     return {**out, "samples": runs}
@@ -170,8 +181,11 @@ def ratios(results: dict[str, dict]) -> dict[str, float]:
     theirs = results.get(PLAYWRIGHT, {}).get("p50_ms")
     if not theirs:
         return {}
-    out = {name: round(results[name]["p50_ms"] / theirs, 2) for name in (TABSIGHT, SHOT, SHOT_NO_IDLE)
-           if "p50_ms" in results.get(name, {})}
+    out = {
+        name: round(results[name]["p50_ms"] / theirs, 2)
+        for name in (TABSIGHT, SHOT, SHOT_NO_IDLE)
+        if "p50_ms" in results.get(name, {})
+    }
     theirs_loaded = results.get(PLAYWRIGHT + LOADED, {}).get("p50_ms")
     if theirs_loaded and "p50_ms" in results.get(TABSIGHT + LOADED, {}):
         out[TABSIGHT + LOADED] = round(results[TABSIGHT + LOADED]["p50_ms"] / theirs_loaded, 2)
@@ -188,12 +202,17 @@ def table(results: dict[str, dict]) -> str:
     ratio = ratios(results)
     for name, r in results.items():
         if "p50_ms" in r:
-            lines.append(f"| {name} | {r['p50_ms']} | {r['min_ms']} | {r['max_ms']} | {ratio.get(name, '')} | "
-                         f"{r.get('initialize_p50_ms', '')} | {r['failures']}/{r['runs']} | {r['processes_at_close']} | "
-                         f"{r['killed_after_close']} |")
+            lines.append(
+                f"| {name} | {r['p50_ms']} | {r['min_ms']} | {r['max_ms']} | {ratio.get(name, '')} | "
+                f"{r.get('initialize_p50_ms', '')} | {r['failures']}/{r['runs']} | {r['processes_at_close']} | "
+                f"{r['killed_after_close']} |"
+            )
     lines += failure_notes(results)
-    met = [f"{name} {ratio[name]} x Playwright MCP: {'met' if ratio[name] <= TARGET_RATIO else 'missed'}"
-           for name in (TABSIGHT, SHOT) if name in ratio]
+    met = [
+        f"{name} {ratio[name]} x Playwright MCP: {'met' if ratio[name] <= TARGET_RATIO else 'missed'}"
+        for name in (TABSIGHT, SHOT)
+        if name in ratio
+    ]
     if met:
         lines.append(f"\ntargets (<= {TARGET_RATIO} x Playwright MCP's first image p50): " + "; ".join(met))
     return "\n".join(lines)
@@ -223,8 +242,9 @@ async def main() -> None:
             print(f"  run {number + 1}/{args.runs} {name}: {runs[name][-1]}", flush=True)
         for name, idle in ((SHOT, True), (SHOT_NO_IDLE, False)):
             try:
-                runs[name].append(await anyio.to_thread.run_sync(
-                    shot_run, f"{url}?run={number}&idle={idle}", args.chromium, idle))
+                runs[name].append(
+                    await anyio.to_thread.run_sync(shot_run, f"{url}?run={number}&idle={idle}", args.chromium, idle)
+                )
             except Exception as error:  # noqa: BLE001 -- as above
                 runs[name].append({"error": describe(error)})
             print(f"  run {number + 1}/{args.runs} {name}: {runs[name][-1]}", flush=True)
@@ -237,10 +257,18 @@ async def main() -> None:
     print(table(results))
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    (out / "coldstart.json").write_text(json.dumps(
-        {"page": "bench page, 1280x720 JPEG", "runs": args.runs, "target_ratio": TARGET_RATIO,
-         "ratios": ratios(results), "results": results}, indent=2,
-    ))
+    (out / "coldstart.json").write_text(
+        json.dumps(
+            {
+                "page": "bench page, 1280x720 JPEG",
+                "runs": args.runs,
+                "target_ratio": TARGET_RATIO,
+                "ratios": ratios(results),
+                "results": results,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -60,8 +60,18 @@ def playwright_server(cli: str, chromium: str, output_dir: Path, viewport: str =
     """`@playwright/mcp` on the same Chromium: headless, fresh profile, 1280x720 viewport."""
     return StdioServerParameters(
         command="node",
-        args=[cli, "--headless", "--executable-path", chromium, "--no-sandbox",
-              "--isolated", "--viewport-size", viewport, "--output-dir", str(output_dir)],
+        args=[
+            cli,
+            "--headless",
+            "--executable-path",
+            chromium,
+            "--no-sandbox",
+            "--isolated",
+            "--viewport-size",
+            viewport,
+            "--output-dir",
+            str(output_dir),
+        ],
     )
 
 
@@ -70,8 +80,19 @@ def devtools_server(cli: str, chromium: str, viewport: str = "1280x720") -> Stdi
     env = dict(os.environ, CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS="1", CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS="1")
     return StdioServerParameters(
         command="node",
-        args=[cli, "--headless", "--isolated", "--executablePath", chromium, "--viewport", viewport,
-              "--no-page-id-routing", "--chromeArg=--no-sandbox", "--no-usage-statistics", "--no-performance-crux"],
+        args=[
+            cli,
+            "--headless",
+            "--isolated",
+            "--executablePath",
+            chromium,
+            "--viewport",
+            viewport,
+            "--no-page-id-routing",
+            "--chromeArg=--no-sandbox",
+            "--no-usage-statistics",
+            "--no-performance-crux",
+        ],
         env=env,
     )
 
@@ -79,8 +100,11 @@ def devtools_server(cli: str, chromium: str, viewport: str = "1280x720") -> Stdi
 def peer_arguments(parser: argparse.ArgumentParser) -> None:
     """--playwright-mcp, --devtools-mcp and --chromium, with their defaults."""
     parser.add_argument("--playwright-mcp", default=str(PLAYWRIGHT_MCP), help="path to @playwright/mcp's cli.js")
-    parser.add_argument("--devtools-mcp", default=str(DEVTOOLS_MCP),
-                        help="path to chrome-devtools-mcp's build/src/bin/chrome-devtools-mcp.js")
+    parser.add_argument(
+        "--devtools-mcp",
+        default=str(DEVTOOLS_MCP),
+        help="path to chrome-devtools-mcp's build/src/bin/chrome-devtools-mcp.js",
+    )
     parser.add_argument("--chromium", default=CHROMIUM)
 
 
@@ -109,11 +133,22 @@ Sample = Callable[[Client, str], Awaitable[list[CallToolResult]]]
 
 def tabsight_url_sample(wait_for_network_idle: bool = False, width: int = 1280, height: int = 720) -> Sample:
     """tabsight: one `screenshot` call with `url`, JPEG quality 80."""
+
     async def sample(client: Client, url: str) -> list[CallToolResult]:
-        return [await client.call_tool("screenshot", {
-            "url": url, "format": "jpeg", "quality": 80, "width": width, "height": height,
-            "waitForNetworkIdle": wait_for_network_idle,
-        })]
+        return [
+            await client.call_tool(
+                "screenshot",
+                {
+                    "url": url,
+                    "format": "jpeg",
+                    "quality": 80,
+                    "width": width,
+                    "height": height,
+                    "waitForNetworkIdle": wait_for_network_idle,
+                },
+            )
+        ]
+
     return sample
 
 
@@ -156,8 +191,9 @@ class UrlServer:
     missing: str | None = None
 
 
-def url_servers(chromium: str, playwright_cli: str, devtools_cli: str, output_dir: Path,
-                width: int = 1280, height: int = 720) -> list[UrlServer]:
+def url_servers(
+    chromium: str, playwright_cli: str, devtools_cli: str, output_dir: Path, width: int = 1280, height: int = 720
+) -> list[UrlServer]:
     """tabsight, Playwright MCP and Chrome DevTools MCP on the same Chromium and viewport."""
     viewport = f"{width}x{height}"
 
@@ -166,12 +202,23 @@ def url_servers(chromium: str, playwright_cli: str, devtools_cli: str, output_di
 
     return [
         # the browser ends half a second after the run, not 2 s: the next run starts sooner
-        UrlServer(TABSIGHT, lambda runtime: tabsight_server(runtime, chromium, linger=0.5),
-                  tabsight_url_sample(False, width, height)),
-        UrlServer(PLAYWRIGHT, lambda _: playwright_server(playwright_cli, chromium, output_dir, viewport),
-                  playwright_url_sample, missing(playwright_cli)),
-        UrlServer(DEVTOOLS, lambda _: devtools_server(devtools_cli, chromium, viewport),
-                  devtools_url_sample, missing(devtools_cli)),
+        UrlServer(
+            TABSIGHT,
+            lambda runtime: tabsight_server(runtime, chromium, linger=0.5),
+            tabsight_url_sample(False, width, height),
+        ),
+        UrlServer(
+            PLAYWRIGHT,
+            lambda _: playwright_server(playwright_cli, chromium, output_dir, viewport),
+            playwright_url_sample,
+            missing(playwright_cli),
+        ),
+        UrlServer(
+            DEVTOOLS,
+            lambda _: devtools_server(devtools_cli, chromium, viewport),
+            devtools_url_sample,
+            missing(devtools_cli),
+        ),
     ]
 
 

@@ -127,8 +127,11 @@ async def window(front: int, seconds: float, work=None) -> dict:
         group.cancel_scope.cancel()
     ended, total = time.monotonic(), meter.seconds()
     second = {kind: total[kind] - first[kind] for kind in total}
-    return {**core_pct(total, ended - started), "first_half": core_pct(first, middle - started),
-            "second_half": core_pct(second, ended - middle)}
+    return {
+        **core_pct(total, ended - started),
+        "first_half": core_pct(first, middle - started),
+        "second_half": core_pct(second, ended - middle),
+    }
 
 
 async def measure(url: str, frame_source: str, seconds: float, interval: float, chromium: str) -> dict:
@@ -158,7 +161,10 @@ async def measure(url: str, frame_source: str, seconds: float, interval: float, 
             busy = await window(fresh.pid, seconds, screenshots)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    return {"idle": idle, "screenshots": {**busy, "calls": len(calls), "p50_call_ms": round(sorted(calls)[len(calls) // 2], 1)}}
+    return {
+        "idle": idle,
+        "screenshots": {**busy, "calls": len(calls), "p50_call_ms": round(sorted(calls)[len(calls) // 2], 1)},
+    }
 
 
 async def main() -> None:
@@ -179,7 +185,8 @@ async def main() -> None:
                 continue
             for frame_source in ("on", "off"):
                 results[f"{page}, frame source {frame_source}"] = await measure(
-                    base + path, frame_source, args.window, args.interval, args.chromium)
+                    base + path, frame_source, args.window, args.interval, args.chromium
+                )
     finally:
         server.shutdown()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -187,16 +194,23 @@ async def main() -> None:
     print(f"{'% of a core':34} {'browser':>8} {'host':>6} {'front':>6}   (idle: browser, host)")
     for name, r in results.items():
         s, i = r["screenshots"], r["idle"]
-        print(f"{name:34} {s['browser_core_pct']:>8} {s['host_core_pct']:>6} {s['front_core_pct']:>6}   "
-              f"({i['browser_core_pct']}, {i['host_core_pct']}; {s['calls']} calls, p50 {s['p50_call_ms']} ms)")
+        print(
+            f"{name:34} {s['browser_core_pct']:>8} {s['host_core_pct']:>6} {s['front_core_pct']:>6}   "
+            f"({i['browser_core_pct']}, {i['host_core_pct']}; {s['calls']} calls, p50 {s['p50_call_ms']} ms)"
+        )
     for page in args.page:
-        on, off = (results[f"{page}, frame source {setting}"]["screenshots"]["browser_core_pct"] for setting in ("on", "off"))
-        print(f"{page}: browser CPU, frame source on / off = {on} / {off} % of a core ({on - off:+.1f} points, "
-              f"{on / off:.2f} x)" + (f"; target <= {TARGET_STATIC_RATIO} x" if page == "static" else ""))
+        on, off = (
+            results[f"{page}, frame source {setting}"]["screenshots"]["browser_core_pct"] for setting in ("on", "off")
+        )
+        print(
+            f"{page}: browser CPU, frame source on / off = {on} / {off} % of a core ({on - off:+.1f} points, "
+            f"{on / off:.2f} x)" + (f"; target <= {TARGET_STATIC_RATIO} x" if page == "static" else "")
+        )
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    (out / "cpu.json").write_text(json.dumps(
-        {"window_s": args.window, "interval_s": args.interval, "results": results}, indent=2))
+    (out / "cpu.json").write_text(
+        json.dumps({"window_s": args.window, "interval_s": args.interval, "results": results}, indent=2)
+    )
 
 
 if __name__ == "__main__":

@@ -74,16 +74,23 @@ async def measure(actions: int, pause: float) -> dict:
                     height = answer["page"]["viewport"]["height"] if "page" in answer else height
                 await anyio.sleep(pause)
             seconds = time.monotonic() - started
-            record = json.loads(payload(await client.call_tool(
-                "interact", {"action": "execute", "script": "JSON.stringify(window.record)"}))["script"]["result"])
+            record = json.loads(
+                payload(
+                    await client.call_tool("interact", {"action": "execute", "script": "JSON.stringify(window.record)"})
+                )["script"]["result"]
+            )
     finally:
         browser.quit()
         desktop.close()
         server.shutdown()
     return {
-        "actions": counts["actions"], "pause_s": pause, "seconds": round(seconds, 1),
-        "viewport_changes": len(record["resizes"]), "heights": record["resizes"],
-        "points_refused": counts["points_refused"], "errors": counts["errors"],
+        "actions": counts["actions"],
+        "pause_s": pause,
+        "seconds": round(seconds, 1),
+        "viewport_changes": len(record["resizes"]),
+        "heights": record["resizes"],
+        "points_refused": counts["points_refused"],
+        "errors": counts["errors"],
     }
 
 

@@ -59,12 +59,16 @@ async def measure(calls: int) -> dict:
                 elif state == "minimized":
                     desktop.minimize(window)
                 results[state] = {}
-                for tool, arguments in (("screenshot", {"format": "jpeg"}),
-                                        ("click", {"action": "click", "selector": "#press"})):
+                for tool, arguments in (
+                    ("screenshot", {"format": "jpeg"}),
+                    ("click", {"action": "click", "selector": "#press"}),
+                ):
                     times = []
                     for n in range(WARMUP + calls):
                         started = time.perf_counter()
-                        answer = payload(await client.call_tool("interact" if tool == "click" else "screenshot", arguments))
+                        answer = payload(
+                            await client.call_tool("interact" if tool == "click" else "screenshot", arguments)
+                        )
                         took = (time.perf_counter() - started) * 1000
                         if n >= WARMUP:
                             times.append(took)
@@ -74,7 +78,10 @@ async def measure(calls: int) -> dict:
                                 assert desktop.top_window() == cover, "the browser came up over the cover"
                             if state == "minimized":
                                 assert desktop.window_state(window) == "Iconic", "the window was un-minimized"
-                    results[state][tool] = {"p50": round(percentile(times, 0.5), 1), "p90": round(percentile(times, 0.9), 1)}
+                    results[state][tool] = {
+                        "p50": round(percentile(times, 0.5), 1),
+                        "p90": round(percentile(times, 0.9), 1),
+                    }
     finally:
         desktop.close()
         server.shutdown()
@@ -98,8 +105,11 @@ def main() -> None:
         for tool in ("screenshot", "click"):
             figure = row[tool]
             cells.append(f"{figure['p50']} ms ({figure['p90']})")
-            cells.append(f"{figure['ratio']} (target <= {TARGETS[tool]}: {'met' if figure['met'] else 'missed'})"
-                         if "ratio" in figure else "1")
+            cells.append(
+                f"{figure['ratio']} (target <= {TARGETS[tool]}: {'met' if figure['met'] else 'missed'})"
+                if "ratio" in figure
+                else "1"
+            )
         print(f"| {state} | " + " | ".join(cells) + " |")
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2))

@@ -51,33 +51,58 @@ async def measure(client: Client, base: str, runs: int) -> tuple[dict[str, list[
 
     for _ in range(runs):
         await client.call_tool("configure", {"action": "dialogs", "dialog_policy": "accept"})
-        await case("navigate to a page with an alert on load (accept)", "interact",
-                   {"action": "navigate", "url": f"{base}/hostile-pages/dialog-on-load.html"})
+        await case(
+            "navigate to a page with an alert on load (accept)",
+            "interact",
+            {"action": "navigate", "url": f"{base}/hostile-pages/dialog-on-load.html"},
+        )
         await navigate("dialogs.html")
         await case("click that opens a confirm (accept)", "interact", {"action": "click", "selector": "#confirm"})
         await client.call_tool("configure", {"action": "dialogs", "dialog_policy": "report"})
-        await case("click that opens a prompt (report): the call ends", "interact",
-                   {"action": "click", "selector": "#prompt"}, expect_error=True)
+        await case(
+            "click that opens a prompt (report): the call ends",
+            "interact",
+            {"action": "click", "selector": "#prompt"},
+            expect_error=True,
+        )
         await case("screenshot with the dialog open", "screenshot", {}, expect_error=True)
-        await case("annotated observe with the dialog open", "observe",
-                   {"what": "page", "annotate_screenshot": True}, expect_error=True)
+        await case(
+            "annotated observe with the dialog open",
+            "observe",
+            {"what": "page", "annotate_screenshot": True},
+            expect_error=True,
+        )
         await case("observe page with the dialog open", "observe", {"what": "page"})
         await case("interact dialog (answer it)", "interact", {"action": "dialog", "prompt_text": "x"})
         await client.call_tool("configure", {"action": "dialogs", "dialog_policy": "dismiss"})
         await navigate("beforeunload.html")
         await client.call_tool("interact", {"action": "type", "selector": "#draft", "text": "unsaved"})
-        await case("navigate away from beforeunload (dismiss policy)", "interact",
-                   {"action": "navigate", "url": f"{base}/index.html"})
-        await case("execute Page.crash: named", "interact",
-                   {"action": "execute", "cdp": [{"method": "Page.crash", "params": {}}]}, expect_error=True)
+        await case(
+            "navigate away from beforeunload (dismiss policy)",
+            "interact",
+            {"action": "navigate", "url": f"{base}/index.html"},
+        )
+        await case(
+            "execute Page.crash: named",
+            "interact",
+            {"action": "execute", "cdp": [{"method": "Page.crash", "params": {}}]},
+            expect_error=True,
+        )
         await case("observe page on the crashed tab", "observe", {"what": "page"}, expect_error=True)
-        await case("navigate: recovers the crashed tab", "interact", {"action": "navigate", "url": f"{base}/index.html"})
-        await case("screenshot url of a page busy after load, timeout 5000", "screenshot",
-                   {"url": f"{base}/hostile-pages/busy-after-load.html", "timeout": 5000}, expect_error=True)
+        await case(
+            "navigate: recovers the crashed tab", "interact", {"action": "navigate", "url": f"{base}/index.html"}
+        )
+        await case(
+            "screenshot url of a page busy after load, timeout 5000",
+            "screenshot",
+            {"url": f"{base}/hostile-pages/busy-after-load.html", "timeout": 5000},
+            expect_error=True,
+        )
         await navigate("huge-title.html")
         await case("observe page: 5 MB title, 100 KB URL", "observe", {"what": "page"})
-        await case("execute returning 50 MB", "interact",
-                   {"action": "execute", "script": "'x'.repeat(50 * 1000 * 1000)"})
+        await case(
+            "execute returning 50 MB", "interact", {"action": "execute", "script": "'x'.repeat(50 * 1000 * 1000)"}
+        )
     await client.call_tool("configure", {"action": "dialogs", "dialog_policy": "accept"})
     return times, largest
 

@@ -77,8 +77,10 @@ def main() -> None:
     print("| stopped by | exit p50 s | min s | max s | nothing left after, p50 s | failures |")
     print("|---|---:|---:|---:|---:|---:|")
     for how, r in results.items():
-        print(f"| {how if how != 'stdin' else 'stdin closed'} | {r['exit_p50_s']} | {r['exit_min_s']} | "
-              f"{r['exit_max_s']} | {r['clean_p50_s']} | {r['failures']}/{r['runs']} |")
+        print(
+            f"| {how if how != 'stdin' else 'stdin closed'} | {r['exit_p50_s']} | {r['exit_min_s']} | "
+            f"{r['exit_max_s']} | {r['clean_p50_s']} | {r['failures']}/{r['runs']} |"
+        )
     met = all(r["exit_p50_s"] <= TARGET_S for r in results.values())
     print(f"target: the front exits within {TARGET_S:g} s: {'met' if met else 'NOT met'}")
     RESULTS.parent.mkdir(exist_ok=True)

@@ -90,6 +90,7 @@ async def measure(server: UrlServer, url: str, shots: int) -> dict:
     workdir, runtime = workspace()
     try:
         async with fresh_server(server.start(runtime)) as fresh:
+
             def processes() -> dict[str, int | None]:
                 if server.name == TABSIGHT:
                     return {"front": fresh.pid, "host": host_pid(runtime)}
@@ -111,8 +112,14 @@ async def measure(server: UrlServer, url: str, shots: int) -> dict:
             name: {"start_mb": mb(start[name]), "peak_mb": mb(peaks.kb.get(name)), "after_mb": mb(after[name])}
             for name in after
         }
-        return {"shots": shots, "image": size, "image_bytes": len(image), "tree": tree, "own": own,
-                "killed_after_close": len(fresh.killed)}
+        return {
+            "shots": shots,
+            "image": size,
+            "image_bytes": len(image),
+            "tree": tree,
+            "own": own,
+            "killed_after_close": len(fresh.killed),
+        }
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -135,10 +142,13 @@ def table(results: dict[str, dict]) -> str:
         tree = r["tree"]
         pss = f"PSS sum {tree['pss_sum_mb']} MB" if tree["pss_sum_mb"] is not None else "PSS unreadable"
         for name, own in r["own"].items():
-            lines.append(f"| {server} | {name} | {own['start_mb']} | {own['peak_mb']} | {own['after_mb']} | "
-                         f"{verdict(name, own['peak_mb'])} |")
-        lines.append(f"| {server} | whole tree, {tree['processes']} processes | | | RSS sum {tree['rss_sum_mb']} "
-                     f"({pss}) | |")
+            lines.append(
+                f"| {server} | {name} | {own['start_mb']} | {own['peak_mb']} | {own['after_mb']} | "
+                f"{verdict(name, own['peak_mb'])} |"
+            )
+        lines.append(
+            f"| {server} | whole tree, {tree['processes']} processes | | | RSS sum {tree['rss_sum_mb']} ({pss}) | |"
+        )
     lines += failure_notes(results)
     return "\n".join(lines)
 
@@ -167,9 +177,12 @@ async def main() -> None:
     print(table(results))
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    (out / "memory.json").write_text(json.dumps(
-        {"page": f"bench page, {WIDTH}x{HEIGHT} JPEG", "targets_peak_mb": TARGETS, "results": results}, indent=2,
-    ))
+    (out / "memory.json").write_text(
+        json.dumps(
+            {"page": f"bench page, {WIDTH}x{HEIGHT} JPEG", "targets_peak_mb": TARGETS, "results": results},
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -133,9 +133,12 @@ TAKEN = re.compile(r"taken over|took over|take_over|taken_over", re.I)
 def warm_up_calls(page: str) -> list[tuple[str, dict]]:
     """Each server's first calls, not timed: they start the browser and load what annotating and capturing
     need, on a tab of the server's own (closed afterwards)."""
-    return [("observe", {"what": "tabs"}), ("interact", {"action": "open_tab", "url": page}),
-            ("observe", {"what": "page", "annotate_screenshot": True}),
-            ("screenshot", {"format": "jpeg", "quality": 80})]
+    return [
+        ("observe", {"what": "tabs"}),
+        ("interact", {"action": "open_tab", "url": page}),
+        ("observe", {"what": "page", "annotate_screenshot": True}),
+        ("screenshot", {"format": "jpeg", "quality": 80}),
+    ]
 
 
 @dataclass
@@ -238,7 +241,10 @@ async def step(agent: Agent, round_: int, number: int, kind: str, target: str | 
                 agent.expected[("click", BUTTON[target or ""])] += 1
         else:
             text = f"a{agent.number}-r{round_}-s{number}"
-            if await call(agent, kind, "interact", {"action": "type", "text": text, "clear": True, **interact}) is not None:
+            if (
+                await call(agent, kind, "interact", {"action": "type", "text": text, "clear": True, **interact})
+                is not None
+            ):
                 agent.typed.append(text)
 
 
@@ -257,8 +263,9 @@ async def run_script(agent: Agent, rounds: int) -> float:
 async def read_log(reader: Agent, tab: int) -> list[dict] | str:
     """The page log of a tab, read by interact execute with tab_id; the error's text if refused."""
     try:
-        result = await reader.client.call_tool("interact", {"action": "execute", "tab_id": tab,
-                                                             "script": "return window.log"})
+        result = await reader.client.call_tool(
+            "interact", {"action": "execute", "tab_id": tab, "script": "return window.log"}
+        )
     except Exception as error:  # noqa: BLE001
         return f"{type(error).__name__}: {error}"
     if result.is_error:
@@ -291,12 +298,19 @@ async def landings(agent: Agent) -> dict:
                 foreign_input.append(value)
     values = {entry.get("value") for entry in own if entry.get("kind") == "input"}
     surplus = {" ".join(key): seen[key] - agent.expected[key] for key in seen if seen[key] > agent.expected[key]}
-    missing = {" ".join(key): agent.expected[key] - seen[key] for key in agent.expected if seen[key] < agent.expected[key]}
+    missing = {
+        " ".join(key): agent.expected[key] - seen[key] for key in agent.expected if seen[key] < agent.expected[key]
+    }
     typed_missing = [text for text in agent.typed if text not in values]
     foreign_agent = len(log) - len(own)
     return {
-        "tab": agent.tab, "entries": len(log), "foreign_agent_entries": foreign_agent, "surplus": surplus,
-        "missing": missing, "foreign_input": foreign_input[:5], "typed_missing": typed_missing[:5],
+        "tab": agent.tab,
+        "entries": len(log),
+        "foreign_agent_entries": foreign_agent,
+        "surplus": surplus,
+        "missing": missing,
+        "foreign_input": foreign_input[:5],
+        "typed_missing": typed_missing[:5],
         "cross": foreign_agent + sum(surplus.values()) + len(foreign_input),
         "lost": sum(missing.values()) + len(typed_missing),
     }
@@ -307,13 +321,19 @@ def stats(samples: list[tuple[float, float]]) -> dict:
     if not samples:
         return {"n": 0}
     walls = [wall for wall, _ in samples]
-    return {"n": len(samples), "p50_ms": round(percentile(walls, 0.5)), "p90_ms": round(percentile(walls, 0.9)),
-            "cores_busy": round(sum(busy for _, busy in samples) / sum(walls), 2)}
+    return {
+        "n": len(samples),
+        "p50_ms": round(percentile(walls, 0.5)),
+        "p90_ms": round(percentile(walls, 0.9)),
+        "cores_busy": round(sum(busy for _, busy in samples) / sum(walls), 2),
+    }
 
 
 def by_kind(agents: list[Agent]) -> dict[str, dict]:
-    rows = {kind: stats([(ms, busy) for agent in agents for k, ms, busy in agent.samples if k == kind])
-            for kind in [*KINDS, "open_tab"]}
+    rows = {
+        kind: stats([(ms, busy) for agent in agents for k, ms, busy in agent.samples if k == kind])
+        for kind in [*KINDS, "open_tab"]
+    }
     rows["all 20 steps"] = stats([(ms, busy) for agent in agents for k, ms, busy in agent.samples if k != "open_tab"])
     return rows
 
@@ -392,9 +412,11 @@ async def take_over(fifth: Agent, owner: Agent) -> list[dict]:
         for browser in payload(listing).get("browsers", []):
             entry = next((t for t in browser.get("tabs", []) if t.get("id") == tab), entry)
     owner_shown = (entry or {}).get("owner") or {}
-    check("observe tabs lists client 1's tab with its owner",
-          bool(entry) and owner.name in json.dumps(owner_shown) and not entry.get("mine"),
-          f"entry: {json.dumps(entry)[:300]}" if entry else f"tab {tab} not listed: {said(listing)}")
+    check(
+        "observe tabs lists client 1's tab with its owner",
+        bool(entry) and owner.name in json.dumps(owner_shown) and not entry.get("mine"),
+        f"entry: {json.dumps(entry)[:300]}" if entry else f"tab {tab} not listed: {said(listing)}",
+    )
 
     # 2. acting on it without asking: refused, and nothing lands
     before = await go_clicks(owner, tab)
@@ -402,15 +424,27 @@ async def take_over(fifth: Agent, owner: Agent) -> list[dict]:
     after = await go_clicks(owner, tab)
     refused = not isinstance(result, str) and result.is_error and bool(OWNED.search(said(result)))
     if refused:
-        check("a click on it without asking is refused (tab_owned)", after == before,
-              f"refused: {said(result)}" + ("" if after == before else f"; yet Go clicks went {before} -> {after}"))
-        check("the refusal says how to take over", bool(re.search(r"take_over|take over", said(result), re.I)),
-              said(result))
+        check(
+            "a click on it without asking is refused (tab_owned)",
+            after == before,
+            f"refused: {said(result)}" + ("" if after == before else f"; yet Go clicks went {before} -> {after}"),
+        )
+        check(
+            "the refusal says how to take over",
+            bool(re.search(r"take_over|take over", said(result), re.I)),
+            said(result),
+        )
     else:
-        how = "an error, not tab_owned: " + said(result) if isinstance(result, str) or result.is_error else \
-            f"answered {said(result)[:150]}"
-        check("a click on it without asking is refused (tab_owned)", False,
-              f"the click on another's tab was NOT refused ({how}); Go clicks on client 1's page {before} -> {after}")
+        how = (
+            "an error, not tab_owned: " + said(result)
+            if isinstance(result, str) or result.is_error
+            else f"answered {said(result)[:150]}"
+        )
+        check(
+            "a click on it without asking is refused (tab_owned)",
+            False,
+            f"the click on another's tab was NOT refused ({how}); Go clicks on client 1's page {before} -> {after}",
+        )
 
     # 3. observing it is allowed
     result = await raw(fifth, "observe", {"what": "page", "tab_id": tab})
@@ -431,9 +465,12 @@ async def take_over(fifth: Agent, owner: Agent) -> list[dict]:
     result = await raw(fifth, "interact", {"action": "click", "selector": "#go", "tab_id": tab})
     after = await go_clicks(fifth, tab)
     ok = not isinstance(result, str) and not result.is_error and isinstance(before, int) and after == before + 1
-    check("the fifth client's click then lands (Go count +1)", ok,
-          f"Go clicks {before} -> {after}" + ("" if not isinstance(result, str) and not result.is_error
-                                               else f"; the click: {said(result)}"))
+    check(
+        "the fifth client's click then lands (Go count +1)",
+        ok,
+        f"Go clicks {before} -> {after}"
+        + ("" if not isinstance(result, str) and not result.is_error else f"; the click: {said(result)}"),
+    )
 
     # 6. the previous owner: refused when acting, told why; observing still allowed
     before = after
@@ -441,13 +478,19 @@ async def take_over(fifth: Agent, owner: Agent) -> list[dict]:
     after = await go_clicks(fifth, tab)
     refused = not isinstance(result, str) and result.is_error
     if refused:
-        check("client 1's next click on it is refused", after == before,
-              said(result) + ("" if after == before else f"; yet Go clicks went {before} -> {after}"))
+        check(
+            "client 1's next click on it is refused",
+            after == before,
+            said(result) + ("" if after == before else f"; yet Go clicks went {before} -> {after}"),
+        )
         check("client 1's refusal says the tab was taken over", bool(TAKEN.search(said(result))), said(result))
     else:
-        check("client 1's next click on it is refused", False,
-              f"client 1's click on the taken-over tab was NOT refused ({said(result)[:150]}); "
-              f"Go clicks {before} -> {after}")
+        check(
+            "client 1's next click on it is refused",
+            False,
+            f"client 1's click on the taken-over tab was NOT refused ({said(result)[:150]}); "
+            f"Go clicks {before} -> {after}",
+        )
     result = await raw(owner, "observe", {"what": "page", "tab_id": tab})
     ok = not isinstance(result, str) and not result.is_error
     check("client 1 may still observe it", ok, "ok" if ok else said(result))
@@ -471,16 +514,20 @@ def report(results: dict) -> str:
     alone, together = results["alone"], results["together"]
     clients = together["clients"]
     cores = results["cores"]
-    lines = [f"| action | alone p50 ms | alone p90 ms | {clients} clients p50 ms | {clients} clients p90 ms | "
-             f"p50 ratio | cores busy alone | floor on {cores} cores | samples alone / together |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"| action | alone p50 ms | alone p90 ms | {clients} clients p50 ms | {clients} clients p90 ms | "
+        f"p50 ratio | cores busy alone | floor on {cores} cores | samples alone / together |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for kind, row in alone["by_kind"].items():
         other = together["by_kind"][kind]
         r = ratio(row, other)
         least = floor(row, clients, cores)
-        lines.append(f"| {kind} | {row.get('p50_ms', '-')} | {row.get('p90_ms', '-')} | {other.get('p50_ms', '-')} | "
-                     f"{other.get('p90_ms', '-')} | {'-' if r is None else f'{r}x'} | {row.get('cores_busy', '-')} | "
-                     f"{'-' if least is None else f'{least}x'} | {row['n']} / {other['n']} |")
+        lines.append(
+            f"| {kind} | {row.get('p50_ms', '-')} | {row.get('p90_ms', '-')} | {other.get('p50_ms', '-')} | "
+            f"{other.get('p90_ms', '-')} | {'-' if r is None else f'{r}x'} | {row.get('cores_busy', '-')} | "
+            f"{'-' if least is None else f'{least}x'} | {row['n']} / {other['n']} |"
+        )
     worst = results["worst_step_ratio"]
     overall = results["all_steps_ratio"]
     worst_floor = floor(alone["by_kind"].get(worst[0], {}), clients, cores)
@@ -542,9 +589,13 @@ async def main() -> None:
         agents = []
         for number in range(1, args.clients + 2):  # the last one is phase 3's fifth client
             name = f"multiagent-bench-{number}"
-            client = await stack.enter_async_context(Client(
-                tabsight_server(runtime, args.chromium), read_timeout_seconds=90,
-                client_info=Implementation(name=name, version="1.0")))
+            client = await stack.enter_async_context(
+                Client(
+                    tabsight_server(runtime, args.chromium),
+                    read_timeout_seconds=90,
+                    client_info=Implementation(name=name, version="1.0"),
+                )
+            )
             agents.append(Agent(number, name, client, url))
         warm_up = []
         for agent in agents:  # not timed: the browser's start, and each server's first annotation and capture
@@ -567,17 +618,27 @@ async def main() -> None:
         print(f"phase 2: {len(agents)} clients at once", flush=True)
         together = await run_phase(agents, args.rounds)
         print("phase 3: a fifth client and client 1's tab", flush=True)
-        takeover = await take_over(fifth, agents[0]) if agents[0].tab is not None else [
-            {"check": "client 1 has a tab", "ok": False, "detail": "its open_tab failed"}]
+        takeover = (
+            await take_over(fifth, agents[0])
+            if agents[0].tab is not None
+            else [{"check": "client 1 has a tab", "ok": False, "detail": "its open_tab failed"}]
+        )
     server.shutdown()
 
     ratios = {kind: ratio(alone["by_kind"][kind], together["by_kind"][kind]) for kind in KINDS}
     known = {kind: r for kind, r in ratios.items() if r is not None}
     worst = max(known.items(), key=lambda item: item[1]) if known else ("-", None)
     results = {
-        "rounds": args.rounds, "steps_per_round": len(SCRIPT), "clients": args.clients, "cores": os.cpu_count(),
-        "warm_up_errors": warm_up, "alone": alone, "together": together, "take_over": takeover,
-        "p50_ratios": ratios, "worst_step_ratio": list(worst),
+        "rounds": args.rounds,
+        "steps_per_round": len(SCRIPT),
+        "clients": args.clients,
+        "cores": os.cpu_count(),
+        "warm_up_errors": warm_up,
+        "alone": alone,
+        "together": together,
+        "take_over": takeover,
+        "p50_ratios": ratios,
+        "worst_step_ratio": list(worst),
         "all_steps_ratio": ratio(alone["by_kind"]["all 20 steps"], together["by_kind"]["all 20 steps"]),
     }
     print(report(results))

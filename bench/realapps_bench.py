@@ -84,8 +84,11 @@ async def tabsight_pages(runtime: Path, chromium: str, base_url: str, names: lis
             for page in names:
                 try:
                     scored, observed = await score_page(client, ax, base_url, page)
-                    results[page] = {"score": scored, "tokens": tokens(observed.text_chars, observed.image_size),
-                                     "compact_tokens": await compact_tokens(client)}
+                    results[page] = {
+                        "score": scored,
+                        "tokens": tokens(observed.text_chars, observed.image_size),
+                        "compact_tokens": await compact_tokens(client),
+                    }
                 except Exception as error:  # noqa: BLE001 -- reported in the table, the other pages still run
                     results[page] = {"error": describe(error)}
     return results
@@ -97,8 +100,10 @@ async def playwright_tokens(cli: str, chromium: str, output_dir: Path, base_url:
     async with Client(playwright_server(cli, chromium, output_dir), read_timeout_seconds=60) as client:
         for page in names:
             try:
-                for name, arguments in (("browser_navigate", {"url": base_url + page}),
-                                        ("browser_evaluate", {"function": f"() => {QUIET_SCRIPT}"})):
+                for name, arguments in (
+                    ("browser_navigate", {"url": base_url + page}),
+                    ("browser_evaluate", {"function": f"() => {QUIET_SCRIPT}"}),
+                ):
                     result = await client.call_tool(name, arguments)
                     if result.is_error:
                         raise Failed(f"{name}: {text_of(result)[:300]}")
@@ -148,12 +153,15 @@ async def main() -> None:
         results = await tabsight_pages(runtime, args.chromium, base_url, names)
         if Path(args.playwright_mcp).is_file():
             try:
-                playwright = await playwright_tokens(args.playwright_mcp, args.chromium, workdir / "pw", base_url, names)
+                playwright = await playwright_tokens(
+                    args.playwright_mcp, args.chromium, workdir / "pw", base_url, names
+                )
             except Exception as error:  # noqa: BLE001 -- the peer failing leaves its column empty
                 playwright = {page: f"error: {describe(error)}" for page in names}
         else:
-            playwright = {page: f"error: {args.playwright_mcp} not found; install the peers: {PEERS_INSTALL}"
-                          for page in names}
+            playwright = {
+                page: f"error: {args.playwright_mcp} not found; install the peers: {PEERS_INSTALL}" for page in names
+            }
     finally:
         server.shutdown()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -164,16 +172,29 @@ async def main() -> None:
             print("\n" + report(r["score"]))
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    (out / "realapps.json").write_text(json.dumps({
-        "targets": TARGETS,
-        "token_estimate": f"text characters / {CHARS_PER_TOKEN} + image width x height / {PIXELS_PER_TOKEN}",
-        "pages": {
-            page: ({"error": r["error"]} if "error" in r else
-                   {**r["score"].as_dict(), "tabsight_tokens": r["tokens"], "compact_tokens": r["compact_tokens"]})
-            | {"playwright_snapshot_tokens": playwright.get(page)}
-            for page, r in results.items()
-        },
-    }, indent=2, ensure_ascii=False))
+    (out / "realapps.json").write_text(
+        json.dumps(
+            {
+                "targets": TARGETS,
+                "token_estimate": f"text characters / {CHARS_PER_TOKEN} + image width x height / {PIXELS_PER_TOKEN}",
+                "pages": {
+                    page: (
+                        {"error": r["error"]}
+                        if "error" in r
+                        else {
+                            **r["score"].as_dict(),
+                            "tabsight_tokens": r["tokens"],
+                            "compact_tokens": r["compact_tokens"],
+                        }
+                    )
+                    | {"playwright_snapshot_tokens": playwright.get(page)}
+                    for page, r in results.items()
+                },
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+    )
 
 
 if __name__ == "__main__":

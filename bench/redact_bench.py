@@ -74,8 +74,12 @@ RESULTS = Path(__file__).parent / "results" / "redact.json"
 
 
 def load_before(revision: str) -> ModuleType:
-    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:host/tabsight/redact.py"],
-                            check=True, capture_output=True, text=True).stdout
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{revision}:host/tabsight/redact.py"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     folder = Path(tempfile.mkdtemp(prefix="redact-before-"))
     (folder / "redact_before.py").write_text(source)
     spec = importlib.util.spec_from_file_location("redact_before", folder / "redact_before.py")
@@ -120,26 +124,42 @@ def main() -> None:
     }
     results: dict[str, dict] = {}
     for name, (values, function) in cases.items():
-        timed = {version: best_ms(getattr(module, function), values, args.repeat)
-                 for version, module in (("before", before), ("after", after))}
-        results[name] = {**{f"{version}_ms": ms for version, ms in timed.items()},
-                         "after_us_per_call": timed["after"] * 1000 / len(values)}
+        timed = {
+            version: best_ms(getattr(module, function), values, args.repeat)
+            for version, module in (("before", before), ("after", after))
+        }
+        results[name] = {
+            **{f"{version}_ms": ms for version, ms in timed.items()},
+            "after_us_per_call": timed["after"] * 1000 / len(values),
+        }
     results["secret formats left unmasked"] = {"before": leaks(before), "after": leaks(after), "of": len(SECRETS)}
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2))
-    print(report(results, f"before: redact.py at {args.before}; after: the working tree; "
-                          f"best of {args.repeat} rounds"))
+    print(report(results, f"before: redact.py at {args.before}; after: the working tree; best of {args.repeat} rounds"))
 
 
 def report(results: dict[str, dict], heading: str) -> str:
     """The timings as a markdown table, then the leak counts."""
     leaked = results["secret formats left unmasked"]
-    rows = [f"| {name} | {r['before_ms']:.1f} | {r['after_ms']:.1f} | {r['after_us_per_call']:.2f} "
-            f"| {r['after_ms'] / r['before_ms']:.2f} |" for name, r in results.items() if "before_ms" in r]
-    return "\n".join([heading, "", "| case | before ms | after ms | after µs/call | after/before |",
-                      "|---|---|---|---|---|", *rows, "",
-                      f"secret corpus cases left with their secret: before {leaked['before']}, "
-                      f"after {leaked['after']} (of {leaked['of']})"])
+    rows = [
+        f"| {name} | {r['before_ms']:.1f} | {r['after_ms']:.1f} | {r['after_us_per_call']:.2f} "
+        f"| {r['after_ms'] / r['before_ms']:.2f} |"
+        for name, r in results.items()
+        if "before_ms" in r
+    ]
+    return "\n".join(
+        [
+            heading,
+            "",
+            "| case | before ms | after ms | after µs/call | after/before |",
+            "|---|---|---|---|---|",
+            *rows,
+            "",
+            f"secret corpus cases left with their secret: before {leaked['before']}, "
+            f"after {leaked['after']} (of {leaked['of']})",
+        ]
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -95,6 +95,7 @@ def page_sets(args: argparse.Namespace) -> list[tuple[Path, Path]]:
 
 def draw(truth: Truth, out: Path) -> None:
     import io
+
     with Image.open(io.BytesIO(truth.screenshot)) as shot:
         image = shot.convert("RGB")
     pen = ImageDraw.Draw(image)
@@ -110,8 +111,11 @@ def draw(truth: Truth, out: Path) -> None:
 
 
 def describe(truth: Truth) -> list[str]:
-    return [f"  {n}. {c.tag} {c.bounds.as_dict()} why={','.join(c.why)} text={c.text[:60]!r}"
-            + (f" hint={c.hint[:40]!r}" if c.hint else "") for n, c in enumerate(truth.roleless, 1)]
+    return [
+        f"  {n}. {c.tag} {c.bounds.as_dict()} why={','.join(c.why)} text={c.text[:60]!r}"
+        + (f" hint={c.hint[:40]!r}" if c.hint else "")
+        for n, c in enumerate(truth.roleless, 1)
+    ]
 
 
 def main() -> None:
@@ -137,8 +141,9 @@ def main() -> None:
                     if args.page and path.name not in args.page:
                         continue
                     try:
-                        truth = ax.truth(base + path.name, {"width": args.width, "height": args.height},
-                                         screenshot=bool(shots))
+                        truth = ax.truth(
+                            base + path.name, {"width": args.width, "height": args.height}, screenshot=bool(shots)
+                        )
                     except Exception as error:  # noqa: BLE001 -- the other pages still run
                         print(f"{path.name}: error {type(error).__name__}: {error}")
                         continue

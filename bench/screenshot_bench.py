@@ -74,19 +74,40 @@ class Server:
 
 def tabsight(params: StdioServerParameters, url: str, name: str = TABSIGHT) -> Server:
     """tabsight's row: `interact` navigate, then `screenshot` (JPEG quality 80; WebP with no arguments)."""
-    return Server(name, params, ("interact", {"action": "navigate", "url": url}),
-                  "screenshot", {"format": "jpeg", "quality": 80}, "webp")
+    return Server(
+        name,
+        params,
+        ("interact", {"action": "navigate", "url": url}),
+        "screenshot",
+        {"format": "jpeg", "quality": 80},
+        "webp",
+    )
 
 
 def servers(args: argparse.Namespace, url: str, workdir: Path) -> list[Server]:
     found = [tabsight(tabsight_server(workdir / "runtime", args.chromium), url)]
     if Path(args.playwright_mcp).is_file():
-        found.append(Server(PLAYWRIGHT, playwright_server(args.playwright_mcp, args.chromium, workdir / "pw"),
-                            ("browser_navigate", {"url": url}), "browser_take_screenshot", {"type": "jpeg"}, "png"))
+        found.append(
+            Server(
+                PLAYWRIGHT,
+                playwright_server(args.playwright_mcp, args.chromium, workdir / "pw"),
+                ("browser_navigate", {"url": url}),
+                "browser_take_screenshot",
+                {"type": "jpeg"},
+                "png",
+            )
+        )
     if Path(args.devtools_mcp).is_file():
-        found.append(Server(DEVTOOLS, devtools_server(args.devtools_mcp, args.chromium),
-                            ("navigate_page", {"type": "url", "url": url}),
-                            "take_screenshot", {"format": "jpeg", "quality": 80}, "png"))
+        found.append(
+            Server(
+                DEVTOOLS,
+                devtools_server(args.devtools_mcp, args.chromium),
+                ("navigate_page", {"type": "url", "url": url}),
+                "take_screenshot",
+                {"format": "jpeg", "quality": 80},
+                "png",
+            )
+        )
     return found
 
 
@@ -101,9 +122,11 @@ async def shoot(client: Client, server: Server, arguments: dict, expected: str) 
     return elapsed, len(base64.b64decode(image.data))
 
 
-async def mode(clients: dict[str, Client], servers: list[Server], name: str, calls: int, block: int,
-               interval: float) -> dict[str, dict]:
+async def mode(
+    clients: dict[str, Client], servers: list[Server], name: str, calls: int, block: int, interval: float
+) -> dict[str, dict]:
     """One mode's calls, interleaved in blocks; each server's figures."""
+
     def arguments(server: Server) -> tuple[dict, str]:
         return ({}, server.default_format) if name == DEFAULTS else (server.jpeg, "jpeg")
 
@@ -168,8 +191,9 @@ async def main() -> None:
             print(f"{name}: tabsight p50 / Playwright MCP p50 = {ratio:.2f} (target <= {TARGET_RATIO})")
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    (out / "screenshot.json").write_text(json.dumps(
-        {"calls": args.calls, "block": args.block, "interval_s": args.interval, "modes": results}, indent=2))
+    (out / "screenshot.json").write_text(
+        json.dumps({"calls": args.calls, "block": args.block, "interval_s": args.interval, "modes": results}, indent=2)
+    )
 
 
 if __name__ == "__main__":

@@ -140,7 +140,10 @@ async def main() -> None:
 
     runs: dict[str, tuple[StdioServerParameters | str, Sample]] = {
         BASELINE: (tabsight_server(runtime, args.chromium), tabsight_url_sample(False)),
-        "tabsight screenshot(url), waitForNetworkIdle=true": (tabsight_server(runtime, args.chromium), tabsight_url_sample(True)),
+        "tabsight screenshot(url), waitForNetworkIdle=true": (
+            tabsight_server(runtime, args.chromium),
+            tabsight_url_sample(True),
+        ),
         "playwright-mcp browser_navigate + browser_take_screenshot": (
             peer(args.playwright_mcp, lambda cli: playwright_server(cli, args.chromium, workdir / "pw")),
             playwright_url_sample,

@@ -170,15 +170,27 @@ async def latency_session(params: StdioServerParameters, base_url: str, number: 
     other: list[str] = []
     with anyio.fail_after(count * EVERY_MS / 1000 + 60):
         async with Client(params, mode="legacy", logging_callback=heard, read_timeout_seconds=60) as client:
-            enabled = await call(client, "configure", {
-                "action": "streaming", "streaming_action": "enable", "events": ["errors"],
-                "throttle_seconds": THROTTLE_SECONDS, "severity_min": "error",
-            })
+            enabled = await call(
+                client,
+                "configure",
+                {
+                    "action": "streaming",
+                    "streaming_action": "enable",
+                    "events": ["errors"],
+                    "throttle_seconds": THROTTLE_SECONDS,
+                    "severity_min": "error",
+                },
+            )
             if not enabled.get("config", {}).get("enabled"):
                 raise Failed(f"streaming not enabled: {enabled}")
-            await call(client, "interact", {
-                "action": "navigate", "url": f"{base_url}/latency.html?s={number}&n={count}&every={EVERY_MS}",
-            })
+            await call(
+                client,
+                "interact",
+                {
+                    "action": "navigate",
+                    "url": f"{base_url}/latency.html?s={number}&n={count}&every={EVERY_MS}",
+                },
+            )
             # the page's last error comes count * EVERY_MS after its load; then MISS_AFTER_MS to arrive
             deadline = time.monotonic() + (count * EVERY_MS + MISS_AFTER_MS) / 1000 + 1
             while time.monotonic() < deadline:
@@ -199,8 +211,12 @@ async def latency_session(params: StdioServerParameters, base_url: str, number: 
                 other.append(f"duplicate: {alert['title'][:120]}")
                 continue
             events[index] = {"ms": arrived - sent, "batched": batched, "sent": sent}
-    return {"events": events, "other": other, "notify_count": status.get("notify_count"),
-            "pending": status.get("pending")}
+    return {
+        "events": events,
+        "other": other,
+        "notify_count": status.get("notify_count"),
+        "pending": status.get("pending"),
+    }
 
 
 async def measure_latency(params: StdioServerParameters, base_url: str, total: int, per_session: int) -> dict:
@@ -230,21 +246,36 @@ async def measure_latency(params: StdioServerParameters, base_url: str, total: i
                 batched += 1
             else:
                 samples.append(event["ms"])
-        print(f"  session {number + 1}/{sessions}: {len(outcome['events'])}/{count} heard, "
-              f"notify_count {outcome['notify_count']}", flush=True)
+        print(
+            f"  session {number + 1}/{sessions}: {len(outcome['events'])}/{count} heard, "
+            f"notify_count {outcome['notify_count']}",
+            flush=True,
+        )
     result: dict[str, Any] = {
-        "events": total, "sessions": sessions, "per_session": per_session, "timed": len(samples),
-        "missed": missed, "late_over_5s": late, "batched_not_timed": batched,
-        "session_failures": len(errors), "first_error": errors[0] if errors else None,
-        "unexpected_notifications": others[:10], "duration_s": round(time.monotonic() - started, 1),
+        "events": total,
+        "sessions": sessions,
+        "per_session": per_session,
+        "timed": len(samples),
+        "missed": missed,
+        "late_over_5s": late,
+        "batched_not_timed": batched,
+        "session_failures": len(errors),
+        "first_error": errors[0] if errors else None,
+        "unexpected_notifications": others[:10],
+        "duration_s": round(time.monotonic() - started, 1),
     }
     if samples:
-        result.update({
-            "p50_ms": round(statistics.median(samples), 1), "p90_ms": round(percentile(samples, 0.9), 1),
-            "p99_ms": round(percentile(samples, 0.99), 1), "max_ms": round(max(samples), 1),
-            "min_ms": round(min(samples), 1), "mean_ms": round(statistics.fmean(samples), 1),
-            "note": "page Date.now() (1 ms resolution) to the SDK client's logging_callback",
-        })
+        result.update(
+            {
+                "p50_ms": round(statistics.median(samples), 1),
+                "p90_ms": round(percentile(samples, 0.9), 1),
+                "p99_ms": round(percentile(samples, 0.99), 1),
+                "max_ms": round(max(samples), 1),
+                "min_ms": round(min(samples), 1),
+                "mean_ms": round(statistics.fmean(samples), 1),
+                "note": "page Date.now() (1 ms resolution) to the SDK client's logging_callback",
+            }
+        )
     return result
 
 
@@ -265,7 +296,9 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure_flood(browser, params: StdioServerParameters, base_url: str, flood: int, frames: int, rate: int) -> dict:
+async def measure_flood(
+    browser, params: StdioServerParameters, base_url: str, flood: int, frames: int, rate: int
+) -> dict:
     host_pid = browser.hello.pid
     per_tick = max(1, rate * FLOOD_TICK_MS // 1000)
     per_frame = math.ceil(flood / frames)
@@ -274,8 +307,16 @@ async def measure_flood(browser, params: StdioServerParameters, base_url: str, f
     before_pids = front_pids()
     with anyio.fail_after(FLOOD_LIMIT_S + 120):
         async with Client(params, mode="legacy", logging_callback=heard, read_timeout_seconds=60) as client:
-            await call(client, "configure", {"action": "streaming", "streaming_action": "enable",
-                                             "events": ["errors"], "throttle_seconds": THROTTLE_SECONDS})
+            await call(
+                client,
+                "configure",
+                {
+                    "action": "streaming",
+                    "streaming_action": "enable",
+                    "events": ["errors"],
+                    "throttle_seconds": THROTTLE_SECONDS,
+                },
+            )
             await call(client, "observe", {"what": "tabs"})  # the session has its browser: alerts reach it
             front = sorted(front_pids() - before_pids)
             front_pid = front[-1] if front else None
@@ -287,7 +328,7 @@ async def measure_flood(browser, params: StdioServerParameters, base_url: str, f
             rss0, front_rss0 = rss_kb(host_pid), rss_kb(front_pid) if front_pid else None
             cpu0 = cpu_seconds(host_pid)
 
-            url = (f"{base_url}/flood.html?frames={frames}&total={per_frame}&per={per_tick}&tick={FLOOD_TICK_MS}")
+            url = f"{base_url}/flood.html?frames={frames}&total={per_frame}&per={per_tick}&tick={FLOOD_TICK_MS}"
             started = time.monotonic()
             await browser.navigate(tab, url, timeout_ms=30_000)
             curve = [{"t_s": 0.0, "ingested": 0, "host_rss_mb": mb(rss0), "front_rss_mb": mb(front_rss0)}]
@@ -310,10 +351,14 @@ async def measure_flood(browser, params: StdioServerParameters, base_url: str, f
                 host_rss = rss_kb(host_pid)
                 peak = max(peak, host_rss or 0)
                 now, cpu = time.monotonic(), cpu_seconds(host_pid)
-                sample = {"t_s": round(now - started, 2), "ingested": ingested,
-                          "host_rss_mb": mb(host_rss), "front_rss_mb": mb(rss_kb(front_pid)) if front_pid else None,
-                          "answer_ms": round(answers[-1] * 1000),
-                          "host_cpu_pct": round((cpu - cpu_at) / (now - sampled) * 100) if cpu and cpu_at else None}
+                sample = {
+                    "t_s": round(now - started, 2),
+                    "ingested": ingested,
+                    "host_rss_mb": mb(host_rss),
+                    "front_rss_mb": mb(rss_kb(front_pid)) if front_pid else None,
+                    "answer_ms": round(answers[-1] * 1000),
+                    "host_cpu_pct": round((cpu - cpu_at) / (now - sampled) * 100) if cpu and cpu_at else None,
+                }
                 cpu_at, sampled = cpu, now
                 curve.append(sample)
                 for step in steps:
@@ -334,17 +379,26 @@ async def measure_flood(browser, params: StdioServerParameters, base_url: str, f
             await browser.navigate(tab, f"{base_url}/index.html", timeout_ms=30_000)
     ingested_at_mark = curve[-1]["ingested"]
     return {
-        "host_pid": host_pid, "front_pid": front_pid, "frames": frames, "rate_per_frame_s": per_tick * 1000 // FLOOD_TICK_MS,
-        "produced_by_pages": produced, "ingested_by_host": ingested,
+        "host_pid": host_pid,
+        "front_pid": front_pid,
+        "frames": frames,
+        "rate_per_frame_s": per_tick * 1000 // FLOOD_TICK_MS,
+        "produced_by_pages": produced,
+        "ingested_by_host": ingested,
         "relay_dropped": status1["telemetry"]["dropped"] - status0["telemetry"]["dropped"],
-        "flood_s": round(flood_s, 1), "ingest_rate_per_s": round(ingested_at_mark / flood_s) if flood_s else None,
+        "flood_s": round(flood_s, 1),
+        "ingest_rate_per_s": round(ingested_at_mark / flood_s) if flood_s else None,
         "pages_logging_s": round(per_frame / (per_tick * 1000 / FLOOD_TICK_MS), 1),
         "host_cpu_percent": round((cpu1 - cpu0) / flood_s * 100) if cpu0 is not None and cpu1 is not None else None,
         "host_query_answer_ms": {"p50": round(statistics.median(answers) * 1000), "max": round(max(answers) * 1000)}
-        if answers else None,
+        if answers
+        else None,
         "samples_unanswered": unanswered,
-        "host_rss_before_mb": mb(rss0), "host_rss_peak_mb": mb(peak), "host_rss_after_mb": mb(rss1),
-        "front_rss_before_mb": mb(front_rss0), "front_rss_after_mb": mb(front_rss1),
+        "host_rss_before_mb": mb(rss0),
+        "host_rss_peak_mb": mb(peak),
+        "host_rss_after_mb": mb(rss1),
+        "front_rss_before_mb": mb(front_rss0),
+        "front_rss_after_mb": mb(front_rss1),
         "fronts_connected": status1.get("fronts"),
         "notifications_to_client": len(heard.received),
         "alerts_in_notifications": sum(len(d.get("alerts", [d])) for _, d in heard.received),
@@ -382,12 +436,16 @@ def table(latency: dict, flood: dict, baseline: dict) -> str:
         )
         for step, sample in flood["rss_at"].items():
             if sample:
-                lines.append(f"| host RSS at {int(step):,} ingested (t={sample['t_s']} s) | {sample['host_rss_mb']} MB "
-                             f"(front {sample['front_rss_mb']} MB) | | |")
+                lines.append(
+                    f"| host RSS at {int(step):,} ingested (t={sample['t_s']} s) | {sample['host_rss_mb']} MB "
+                    f"(front {sample['front_rss_mb']} MB) | | |"
+                )
             else:
                 lines.append(f"| host RSS at {int(step):,} ingested | not reached | | |")
-        lines.append(f"| front (tabsight mcp) RSS, before / after the flood | {flood['front_rss_before_mb']} / "
-                     f"{flood['front_rss_after_mb']} MB | | |")
+        lines.append(
+            f"| front (tabsight mcp) RSS, before / after the flood | {flood['front_rss_before_mb']} / "
+            f"{flood['front_rss_after_mb']} MB | | |"
+        )
         answer = flood["host_query_answer_ms"] or {}
         lines.append(
             f"| flood: ingest rate, duration | {flood['ingest_rate_per_s']:,} /s over {flood['flood_s']} s (pages logged "
@@ -459,9 +517,12 @@ async def main() -> None:
             print(f"\n{name}, first failure: {(part.get('error') or part.get('first_error'))[:500]}")
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    (out / "telemetry.json").write_text(json.dumps(
-        {"targets": TARGETS, "browser": baseline, "latency": latency, "flood": flood}, indent=2,
-    ))
+    (out / "telemetry.json").write_text(
+        json.dumps(
+            {"targets": TARGETS, "browser": baseline, "latency": latency, "flood": flood},
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -104,15 +104,20 @@ def table(results: dict[str, dict[str, dict]], baseline: dict[str, dict] | None)
                 ratio += f" (target <= {target}: {'met' if r['tokens'] <= target * before['tokens'] else 'MISSED'})"
             lines.append(f"| {page} | {form} | {r['text_chars']} | {r['image']} | {r['tokens']} | {ratio} |")
     if baseline:
-        lines.append("\nbaseline (default form, before the change): " + ", ".join(
-            f"{page} {r['text_chars']} chars + {r['image']} = {r['tokens']} tokens" for page, r in baseline.items()))
+        lines.append(
+            "\nbaseline (default form, before the change): "
+            + ", ".join(
+                f"{page} {r['text_chars']} chars + {r['image']} = {r['tokens']} tokens" for page, r in baseline.items()
+            )
+        )
     return "\n".join(lines)
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--save-baseline", action="store_true",
-                        help=f"measure only the default form and write it to {BASELINE}")
+    parser.add_argument(
+        "--save-baseline", action="store_true", help=f"measure only the default form and write it to {BASELINE}"
+    )
     args = parser.parse_args()
 
     workdir, runtime = workspace()
@@ -140,9 +145,17 @@ async def main() -> None:
         return
     baseline = json.loads(BASELINE.read_text()) if BASELINE.is_file() else None
     print(table(results, baseline))
-    (RESULTS / "tokens.json").write_text(json.dumps(
-        {"tokens": "text chars / 4 + image width * height / 750", "targets_on_grid": TARGETS,
-         "baseline": baseline, "results": results}, indent=2))
+    (RESULTS / "tokens.json").write_text(
+        json.dumps(
+            {
+                "tokens": "text chars / 4 + image width * height / 750",
+                "targets_on_grid": TARGETS,
+                "baseline": baseline,
+                "results": results,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -112,8 +112,9 @@ class Version:
         """`tabsight mcp` as the benches start it, with this checkout's interpreter, in its folder, and no
         PYTHONPATH or PYTHONHOME of ours that could make it import another checkout's code."""
         params = tabsight_server(self.runtime, chromium, python=str(self.python))
-        return StdioServerParameters(command=params.command, args=params.args, env=own(params.env or {}),
-                                     cwd=str(self.root))
+        return StdioServerParameters(
+            command=params.command, args=params.args, env=own(params.env or {}), cwd=str(self.root)
+        )
 
 
 def checkout(label: str, root: str, workdir: Path) -> Version:
@@ -121,17 +122,22 @@ def checkout(label: str, root: str, workdir: Path) -> Version:
     path = Path(root).expanduser().resolve()
     python = path / ".venv" / "bin" / "python"
     if not python.is_file():
-        raise Failed(f"--{label} {root}: no {python}; give it a venv: "
-                     f"cd {path} && python3 -m venv .venv && .venv/bin/pip install -e .")
+        raise Failed(
+            f"--{label} {root}: no {python}; give it a venv: "
+            f"cd {path} && python3 -m venv .venv && .venv/bin/pip install -e ."
+        )
     source = "import tabsight; print(tabsight.__file__); print(tabsight.__version__)"
-    found = subprocess.run([str(python), "-c", source], cwd=path, env=own(dict(os.environ)), capture_output=True,
-                           text=True, timeout=60)
+    found = subprocess.run(
+        [str(python), "-c", source], cwd=path, env=own(dict(os.environ)), capture_output=True, text=True, timeout=60
+    )
     if found.returncode:
         raise Failed(f"--{label}: {python} cannot import tabsight: {found.stderr.strip()[-500:]}")
     module, version = found.stdout.split()
     if not Path(module).resolve().is_relative_to(path):
-        raise Failed(f"--{label}: {python} imports tabsight from {module}, not from {path} "
-                     f"(reinstall it there: .venv/bin/pip install -e .)")
+        raise Failed(
+            f"--{label}: {python} imports tabsight from {module}, not from {path} "
+            f"(reinstall it there: .venv/bin/pip install -e .)"
+        )
     runtime = workdir / f"runtime-{label}"
     runtime.mkdir(mode=0o700)
 
@@ -139,9 +145,13 @@ def checkout(label: str, root: str, workdir: Path) -> Version:
         done = subprocess.run(["git", "-C", str(path), *args], capture_output=True, text=True)
         return done.stdout.strip() if done.returncode == 0 else ""
 
-    info = {"root": str(path), "commit": git("rev-parse", "--short", "HEAD") or None,
-            "uncommitted_changes": bool(git("status", "--porcelain", "--untracked-files=no")),
-            "tabsight": module, "tabsight_version": version}
+    info = {
+        "root": str(path),
+        "commit": git("rev-parse", "--short", "HEAD") or None,
+        "uncommitted_changes": bool(git("status", "--porcelain", "--untracked-files=no")),
+        "tabsight": module,
+        "tabsight_version": version,
+    }
     return Version(label, path, python, runtime, info)
 
 
@@ -195,8 +205,6 @@ def measures(page: str, grid: str, expected: list[str], pages: str, upload_file:
     ]
 
 
-
-
 @dataclass
 class Tally:
     """A version's times of one measure, block by block (in ms, in the order taken), and its failures."""
@@ -240,14 +248,16 @@ async def block(version: Version, measure: Measure, calls: int, tally: Tally) ->
             tally.blocks[-1].append(ms)
 
 
-async def run(versions: list[Version], chosen: list[Measure], rounds: int, calls: int, warmup: int,
-              chromium: str) -> dict[str, dict[str, Tally]]:
+async def run(
+    versions: list[Version], chosen: list[Measure], rounds: int, calls: int, warmup: int, chromium: str
+) -> dict[str, dict[str, Tally]]:
     tallies = {measure.name: {version.label: Tally() for version in versions} for measure in chosen}
     async with AsyncExitStack() as stack:
         for version in versions:
             for measure in chosen:
                 version.clients[measure.name] = await stack.enter_async_context(
-                    Client(version.params(chromium), read_timeout_seconds=60))
+                    Client(version.params(chromium), read_timeout_seconds=60)
+                )
         for version in versions:
             for measure in chosen:
                 await warm_up(version, measure, warmup)
@@ -271,9 +281,14 @@ def figures(tallies: dict[str, dict[str, Tally]], calls_each: int) -> dict[str, 
     for name, by_version in tallies.items():
         row: dict = {"call": CALLS[name]}
         for label, tally in by_version.items():
-            row[label] = {**(stats(tally.samples) if tally.samples else {}), "timed": len(tally.samples),
-                          "calls": calls_each, "failures": tally.failures, "first_error": tally.first_error,
-                          "blocks_ms": [[round(ms, 1) for ms in times] for times in tally.blocks]}
+            row[label] = {
+                **(stats(tally.samples) if tally.samples else {}),
+                "timed": len(tally.samples),
+                "calls": calls_each,
+                "failures": tally.failures,
+                "first_error": tally.first_error,
+                "blocks_ms": [[round(ms, 1) for ms in times] for times in tally.blocks],
+            }
         before, after = row[BEFORE].get("p50_ms"), row[AFTER].get("p50_ms")
         if before and after:
             row["ratio_p50"] = round(after / before, 3)
@@ -304,9 +319,11 @@ def table(results: dict[str, dict], versions: list[Version]) -> str:
     ]
     for name, row in results.items():
         ratio = f"{row['ratio_p50']:.3f}" if "ratio_p50" in row else "-"
-        lines.append(f"| {name} | {cell(row, BEFORE, 'p50_ms')} | {cell(row, BEFORE, 'p90_ms')} | "
-                     f"{cell(row, AFTER, 'p50_ms')} | {cell(row, AFTER, 'p90_ms')} | {ratio} | {verdict(row)} | "
-                     f"{failed(row, BEFORE)}, {failed(row, AFTER)} |")
+        lines.append(
+            f"| {name} | {cell(row, BEFORE, 'p50_ms')} | {cell(row, BEFORE, 'p90_ms')} | "
+            f"{cell(row, AFTER, 'p50_ms')} | {cell(row, AFTER, 'p90_ms')} | {ratio} | {verdict(row)} | "
+            f"{failed(row, BEFORE)}, {failed(row, AFTER)} |"
+        )
     lines.append("")
     for version in versions:
         info = version.info
@@ -325,22 +342,35 @@ async def main() -> None:
     parser.add_argument("--after", default=str(ROOT), help="the root of the changed checkout (default: this one)")
     parser.add_argument("--rounds", type=int, help=f"rounds of blocks (default {FULL[0]}, --quick {QUICK[0]})")
     parser.add_argument("--calls", type=int, help=f"timed calls in a block (default {FULL[1]}, --quick {QUICK[1]})")
-    parser.add_argument("--warmup", type=int, help=f"uncounted calls of each measure before the rounds "
-                                                   f"(default {FULL[2]}, --quick {QUICK[2]})")
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        help=f"uncounted calls of each measure before the rounds (default {FULL[2]}, --quick {QUICK[2]})",
+    )
     parser.add_argument("--quick", action="store_true", help="small counts: a smoke run, not figures to quote")
     parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args()
     defaults = QUICK if args.quick else FULL
-    rounds, calls, warmup = (given if given is not None else default
-                             for given, default in zip((args.rounds, args.calls, args.warmup), defaults))
+    rounds, calls, warmup = (
+        given if given is not None else default
+        for given, default in zip((args.rounds, args.calls, args.warmup), defaults)
+    )
 
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
     (out / "versions.json").unlink(missing_ok=True)
     workdir, _ = workspace()
-    report: dict = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "quick": args.quick,
-                    "rounds": rounds, "calls_per_block": calls, "warmup": warmup, "tolerance": TOLERANCE,
-                    "chromium": args.chromium, "cpus": os.cpu_count(), "load_start": round(os.getloadavg()[0], 2)}
+    report: dict = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "quick": args.quick,
+        "rounds": rounds,
+        "calls_per_block": calls,
+        "warmup": warmup,
+        "tolerance": TOLERANCE,
+        "chromium": args.chromium,
+        "cpus": os.cpu_count(),
+        "load_start": round(os.getloadavg()[0], 2),
+    }
     bench_pages = serve(workdir)
     test_pages = serve_folder(PAGES)
     started = time.monotonic()
@@ -354,8 +384,13 @@ async def main() -> None:
         page = f"{base}/index.html"
         for version in versions:
             version.shot = tabsight(version.params(args.chromium), page, f"tabsight {version.label}")
-        chosen = measures(page, f"{base}/grid.html", expected, f"http://127.0.0.1:{test_pages.server_address[1]}",
-                          workdir / "report.txt")
+        chosen = measures(
+            page,
+            f"{base}/grid.html",
+            expected,
+            f"http://127.0.0.1:{test_pages.server_address[1]}",
+            workdir / "report.txt",
+        )
         tallies = await run(versions, chosen, rounds, calls, warmup, args.chromium)
         report["measures"] = figures(tallies, rounds * calls)
     except Exception as failure:  # noqa: BLE001 -- reported, written, and the exit code says so
@@ -365,16 +400,21 @@ async def main() -> None:
         test_pages.shutdown()
         shutil.rmtree(workdir, ignore_errors=True)
 
-    report |= {"duration_s": round(time.monotonic() - started, 1), "load_end": round(os.getloadavg()[0], 2),
-               "versions": {version.label: version.info for version in versions}}
+    report |= {
+        "duration_s": round(time.monotonic() - started, 1),
+        "load_end": round(os.getloadavg()[0], 2),
+        "versions": {version.label: version.info for version in versions},
+    }
     if error:
         report["error"] = error
     (out / "versions.json").write_text(json.dumps(report, indent=2) + "\n")
     if "measures" in report:
         print(table(report["measures"], versions))
-        print(f"\n{rounds} rounds of {calls} timed calls a block after {warmup} warm-up calls of each measure; "
-              f"took {report['duration_s']} s; load average {report['load_start']} at start, {report['load_end']} at "
-              f"end; wrote {(out / 'versions.json').relative_to(ROOT)}")
+        print(
+            f"\n{rounds} rounds of {calls} timed calls a block after {warmup} warm-up calls of each measure; "
+            f"took {report['duration_s']} s; load average {report['load_start']} at start, {report['load_end']} at "
+            f"end; wrote {(out / 'versions.json').relative_to(ROOT)}"
+        )
     failures = sum(row[label]["failures"] for row in report.get("measures", {}).values() for label in (BEFORE, AFTER))
     if error or failures:
         print(f"\nfailed: {error or f'{failures} calls'}", file=sys.stderr)

@@ -51,11 +51,16 @@ QUALITY = 80
 #: what the frame source keeps for a WebP (extension/service-worker/frames.js WEBP_SOURCE_QUALITY)
 JPEG_SOURCE_QUALITY = 90
 METHODS = range(7)
-CHROME_FORMATS = {"png": {"format": "png"}, "jpeg90": {"format": "jpeg", "quality": JPEG_SOURCE_QUALITY},
-                  "chrome webp": {"format": "webp", "quality": QUALITY}}
+CHROME_FORMATS = {
+    "png": {"format": "png"},
+    "jpeg90": {"format": "jpeg", "quality": JPEG_SOURCE_QUALITY},
+    "chrome webp": {"format": "webp", "quality": QUALITY},
+}
 
-WORDS = ("the browser draws each frame of the page from its layers and tiles then encodes what the viewport shows "
-         "so that an agent can read the text and see the layout of forms tables menus and images").split()
+WORDS = (
+    "the browser draws each frame of the page from its layers and tiles then encodes what the viewport shows "
+    "so that an agent can read the text and see the layout of forms tables menus and images"
+).split()
 
 
 def article() -> str:
@@ -63,13 +68,18 @@ def article() -> str:
     for n in range(60):
         words = [WORDS[(n * 7 + i * 3) % len(WORDS)] for i in range(60 + n % 25)]
         paragraphs.append(f"<p><b>{n}.</b> {' '.join(words).capitalize()}.</p>")
-    return ("<!doctype html><title>article</title><body style='margin:16px;font:13px/1.35 serif;columns:2;"
-            "column-gap:32px'><h1 style='column-span:all'>A long article in small type</h1>" + "".join(paragraphs))
+    return (
+        "<!doctype html><title>article</title><body style='margin:16px;font:13px/1.35 serif;columns:2;"
+        "column-gap:32px'><h1 style='column-span:all'>A long article in small type</h1>" + "".join(paragraphs)
+    )
 
 
 def photos() -> str:
-    images = "".join(f"<img src='node_modules/admin-lte/dist/assets/img/{name}' style='width:630px;height:355px;"
-                     "object-fit:cover;margin:2px'>" for name in ("photo1.png", "photo2.png", "photo3.jpg", "photo4.jpg"))
+    images = "".join(
+        f"<img src='node_modules/admin-lte/dist/assets/img/{name}' style='width:630px;height:355px;"
+        "object-fit:cover;margin:2px'>"
+        for name in ("photo1.png", "photo2.png", "photo3.jpg", "photo4.jpg")
+    )
     return f"<!doctype html><title>photos</title><body style='margin:0;line-height:0'>{images}"
 
 
@@ -129,8 +139,10 @@ async def chrome_captures(browser, tab: int, repeats: int) -> dict[str, dict]:
             elapsed = (time.perf_counter() - t0) * 1000
             data[name] = base64.b64decode(answer["cdp"][0]["result"]["data"])
             samples[name].append(elapsed)
-    return {name: {"round_trip_ms": round(statistics.median(times[1:]), 1), "data": data[name]}
-            for name, times in samples.items()}
+    return {
+        name: {"round_trip_ms": round(statistics.median(times[1:]), 1), "data": data[name]}
+        for name, times in samples.items()
+    }
 
 
 async def measure_page(browser, tab: int, url: str, repeats: int) -> dict:
@@ -141,35 +153,62 @@ async def measure_page(browser, tab: int, url: str, repeats: int) -> dict:
     assert reference.size == (1280, 720), reference.size
     result: dict = {"chrome": {}, "pillow": {}}
     for name, capture in chrome.items():
-        result["chrome"][name] = {"round_trip_ms": capture["round_trip_ms"], "bytes": len(capture["data"]),
-                                  **fidelity(reference, capture["data"])}
+        result["chrome"][name] = {
+            "round_trip_ms": capture["round_trip_ms"],
+            "bytes": len(capture["data"]),
+            **fidelity(reference, capture["data"]),
+        }
     for source in ("png", "jpeg90"):
         raw = chrome[source]["data"]
         decode_ms, img = median_cpu_ms(lambda raw=raw: decoded(raw), repeats)
         rows = {}
         for method in METHODS:
             encode_ms, data = median_cpu_ms(lambda img=img, method=method: webp(img, method), repeats)
-            rows[method] = {"decode_ms": decode_ms, "encode_ms": encode_ms, "bytes": len(data), **fidelity(reference, data)}
+            rows[method] = {
+                "decode_ms": decode_ms,
+                "encode_ms": encode_ms,
+                "bytes": len(data),
+                **fidelity(reference, data),
+            }
         result["pillow"][source] = rows
     return result
 
 
 def tables(results: dict[str, dict]) -> str:
-    lines = ["Chrome's encoders (Page.captureScreenshot round trip from the host):", "",
-             "| page | format | round trip ms | bytes | MAE | PSNR dB |", "|---|---|---|---|---|---|"]
+    lines = [
+        "Chrome's encoders (Page.captureScreenshot round trip from the host):",
+        "",
+        "| page | format | round trip ms | bytes | MAE | PSNR dB |",
+        "|---|---|---|---|---|---|",
+    ]
     for page, r in results.items():
         for name, c in r["chrome"].items():
             lines.append(f"| {page} | {name} | {c['round_trip_ms']} | {c['bytes']:,} | {c['mae']} | {c['psnr_db']} |")
-    lines += ["", f"Pillow WebP quality {QUALITY} (encode alone; decoding the source apart):", "",
-              "| page | source | method | encode ms | bytes | MAE | PSNR dB |", "|---|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        f"Pillow WebP quality {QUALITY} (encode alone; decoding the source apart):",
+        "",
+        "| page | source | method | encode ms | bytes | MAE | PSNR dB |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for page, r in results.items():
         for source, rows in r["pillow"].items():
             for method, p in rows.items():
-                lines.append(f"| {page} | {source} (decode {p['decode_ms']} ms) | {method} | {p['encode_ms']} | "
-                             f"{p['bytes']:,} | {p['mae']} | {p['psnr_db']} |")
-    lines += ["", "A fresh WebP capture, ms: Chrome's WebP, or Chrome's JPEG 90 / PNG then the host's decode + encode:",
-              "", "| page | Chrome WebP | " + " | ".join(f"JPEG 90 + m{m}" for m in METHODS[:3])
-              + " | " + " | ".join(f"PNG + m{m}" for m in METHODS[:3]) + " |", "|---" * 8 + "|"]
+                lines.append(
+                    f"| {page} | {source} (decode {p['decode_ms']} ms) | {method} | {p['encode_ms']} | "
+                    f"{p['bytes']:,} | {p['mae']} | {p['psnr_db']} |"
+                )
+    lines += [
+        "",
+        "A fresh WebP capture, ms: Chrome's WebP, or Chrome's JPEG 90 / PNG then the host's decode + encode:",
+        "",
+        "| page | Chrome WebP | "
+        + " | ".join(f"JPEG 90 + m{m}" for m in METHODS[:3])
+        + " | "
+        + " | ".join(f"PNG + m{m}" for m in METHODS[:3])
+        + " |",
+        "|---" * 8 + "|",
+    ]
     for page, r in results.items():
         cells = [r["chrome"]["chrome webp"]["round_trip_ms"]]
         for source in ("jpeg90", "png"):
@@ -208,8 +247,18 @@ async def main() -> None:
     print(tables(results), *skipped, sep="\n")
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
-    (out / "webp.json").write_text(json.dumps({"repeats": args.repeats, "quality": QUALITY, "pages": results,
-                                               "tabsight_method": images.WEBP_METHOD, "skipped": skipped}, indent=2))
+    (out / "webp.json").write_text(
+        json.dumps(
+            {
+                "repeats": args.repeats,
+                "quality": QUALITY,
+                "pages": results,
+                "tabsight_method": images.WEBP_METHOD,
+                "skipped": skipped,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

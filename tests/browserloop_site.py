@@ -134,8 +134,16 @@ def long_page(height: int) -> str:
 
 
 def auth_page(signed_in: bool, height: str) -> str:
-    badge = box("div", "id='status'", 40, 40, 300, 100, BADGE_IN if signed_in else BADGE_OUT,
-                "Signed in" if signed_in else "Please sign in")
+    badge = box(
+        "div",
+        "id='status'",
+        40,
+        40,
+        300,
+        100,
+        BADGE_IN if signed_in else BADGE_OUT,
+        "Signed in" if signed_in else "Please sign in",
+    )
     return page(
         "Welcome back" if signed_in else "Please sign in",
         f"<div style='position:relative;height:{height}'>{badge}</div>",

@@ -38,9 +38,13 @@ class FakeBrowser:
 
     def __init__(self, host_id: str = "fake-host", profile_id: str = "profile-1", viewport=(1280, 720)) -> None:
         self.hello = frames.Hello(
-            role="host", version=__version__, host_id=host_id, pid=4242,
+            role="host",
+            version=__version__,
+            host_id=host_id,
+            pid=4242,
             extension=frames.ExtensionInfo(
-                version=__version__, profile_id=profile_id,
+                version=__version__,
+                profile_id=profile_id,
                 browser=frames.BrowserInfo(name="FakeChromium", version="156", user_agent="FakeAgent/1.0"),
             ),
         )
@@ -114,10 +118,19 @@ class FakeBrowser:
 
     def _elements_find(self, params):
         tab = self._tab(params["tab_id"])
-        page = {"url": tab["url"], "title": tab["title"], "viewport": self.viewport, "ready_state": "complete",
-                "document": self.document}
-        found = {"page": page, "annotation": f"annotation-{len(self.requests)}", "elements": self.elements[: params["max"]],
-                 "total_found": len(self.elements)}
+        page = {
+            "url": tab["url"],
+            "title": tab["title"],
+            "viewport": self.viewport,
+            "ready_state": "complete",
+            "document": self.document,
+        }
+        found = {
+            "page": page,
+            "annotation": f"annotation-{len(self.requests)}",
+            "elements": self.elements[: params["max"]],
+            "total_found": len(self.elements),
+        }
         if self.outside_viewport is not None:
             found["outside_viewport"] = self.outside_viewport
         return found
@@ -126,15 +139,26 @@ class FakeBrowser:
         self._tab(params["tab_id"])
         text = self.outline["text"]
         budget = params["max_chars"]
-        return {"cut": max(0, len(text) - budget), "above": 0, "below": 0, "partial": False,
-                **self.outline, "text": text[:budget]}
+        return {
+            "cut": max(0, len(text) - budget),
+            "above": 0,
+            "below": 0,
+            "partial": False,
+            **self.outline,
+            "text": text[:budget],
+        }
 
     def _element_act(self, params):
         if params.get("document") not in (None, self.document):
             raise BrowserError(Code.STALE_LABEL, "the page has changed since the annotation")
         tab = self._tab(params["tab_id"])
-        return {"did": f"{params['action']} {params.get('selector') or 'point'}", "url": tab["url"],
-                "title": tab["title"], "navigated": False, **({"followed": self.followed} if self.followed else {})}
+        return {
+            "did": f"{params['action']} {params.get('selector') or 'point'}",
+            "url": tab["url"],
+            "title": tab["title"],
+            "navigated": False,
+            **({"followed": self.followed} if self.followed else {}),
+        }
 
     def _tab_open(self, params):
         """A new tab (the embedded browser opens one for each session): ``url`` loaded, or about:blank."""
@@ -170,7 +194,7 @@ class FakeBrowser:
         return {"script": {"value": None} if params["script"] else None, "cdp": steps}
 
     def _telemetry_query(self, params):
-        items = self.telemetry.get(params["what"], [])[-params["limit"]:]
+        items = self.telemetry.get(params["what"], [])[-params["limit"] :]
         return {"items": items, "cursor": len(items)}
 
     def _window_set_viewport(self, params):

@@ -23,9 +23,18 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 
 async def streaming(client, *events: str) -> None:
-    enabled = answer(await client.call_tool("configure", {
-        "action": "streaming", "streaming_action": "enable", "events": list(events), "throttle_seconds": 1,
-        "severity_min": "warning"}))
+    enabled = answer(
+        await client.call_tool(
+            "configure",
+            {
+                "action": "streaming",
+                "streaming_action": "enable",
+                "events": list(events),
+                "throttle_seconds": 1,
+                "severity_min": "warning",
+            },
+        )
+    )
     assert enabled["delivery"]["pushed"], enabled
 
 
@@ -76,8 +85,9 @@ async def test_a_page_can_fake_no_security_alert_and_no_user_frustration(browser
         await asyncio.sleep(1.5)  # a rage-click report waits 0.5 s for the page to change; a batch 1 s
         assert of(heard, "security") == [] and of(heard, "user_frustration") == [], heard.received
         passive = payload(await client.call_tool("observe", {"what": "alerts"}))
-        assert not any(alert.get("category") in ("security", "user_frustration")
-                       for alert in passive.get("alerts", [])), passive
+        assert not any(
+            alert.get("category") in ("security", "user_frustration") for alert in passive.get("alerts", [])
+        ), passive
 
 
 async def test_tabsights_own_clicks_and_submissions_are_no_user_frustration(browser, site):
@@ -90,14 +100,20 @@ async def test_tabsights_own_clicks_and_submissions_are_no_user_frustration(brow
         await navigate(client, site.url("/frustration.html"))
         for _ in range(4):
             payload(await client.call_tool("interact", {"action": "click", "selector": "#dead"}))
-        press = [{"method": "Input.dispatchMouseEvent",
-                  "params": {"type": kind, "x": 100, "y": 100, "button": "left", "clickCount": 1}}
-                 for _ in range(5) for kind in ("mousePressed", "mouseReleased")]
+        press = [
+            {
+                "method": "Input.dispatchMouseEvent",
+                "params": {"type": kind, "x": 100, "y": 100, "button": "left", "clickCount": 1},
+            }
+            for _ in range(5)
+            for kind in ("mousePressed", "mouseReleased")
+        ]
         payload(await client.call_tool("interact", {"action": "execute", "cdp": press}))
         for _ in range(3):
             payload(await client.call_tool("interact", {"action": "press", "selector": "#field", "key": "Enter"}))
-        record = payload(await client.call_tool("interact", {"action": "execute",
-                                                             "script": "return window.record"}))["script"]["result"]
+        record = payload(await client.call_tool("interact", {"action": "execute", "script": "return window.record"}))[
+            "script"
+        ]["result"]
         assert record["clicks"] >= 9 and record["submits"] >= 3, record  # the input landed
         await asyncio.sleep(2.0)
         assert of(heard, "user_frustration") == [], heard.received
@@ -115,11 +131,20 @@ def xdotool(desktop, *command: str) -> str:
 @pytest.mark.headed
 async def test_the_users_rage_clicks_and_repeated_submissions_are_user_frustration(desktop, site, tmp_path):
     async with headed_client(desktop, tmp_path, site.url("/frustration.html")) as (client, window):
-        await client.call_tool("configure", {"action": "streaming", "streaming_action": "enable",
-                                             "events": ["user_frustration"], "throttle_seconds": 1})
+        await client.call_tool(
+            "configure",
+            {
+                "action": "streaming",
+                "streaming_action": "enable",
+                "events": ["user_frustration"],
+                "throttle_seconds": 1,
+            },
+        )
         # (headed_client's client has no logging callback: alerts come passively, on observe answers)
         await asyncio.sleep(2.0)  # clear of tabsight's own input, if any
-        geometry = dict(line.split("=") for line in xdotool(desktop, "getwindowgeometry", "--shell", str(window)).split())
+        geometry = dict(
+            line.split("=") for line in xdotool(desktop, "getwindowgeometry", "--shell", str(window)).split()
+        )
         width, height = int(geometry["WIDTH"]), int(geometry["HEIGHT"])
         # the button covers the top 60 % of the viewport: a third of the way down the window is on it,
         # whatever bars the browser shows above the page
@@ -137,8 +162,9 @@ async def test_the_users_rage_clicks_and_repeated_submissions_are_user_frustrati
         alerts = await passive_until(client, "user_frustration")
         (again,) = [a for a in alerts if a["title"].startswith("Form submitted")]
         assert again["title"].startswith("Form submitted 3 times in ") and again["title"].endswith("form#send")
-        record = payload(await client.call_tool("interact", {"action": "execute",
-                                                             "script": "return window.record"}))["script"]["result"]
+        record = payload(await client.call_tool("interact", {"action": "execute", "script": "return window.record"}))[
+            "script"
+        ]["result"]
         assert record == {"clicks": 4, "submits": 3}, record
 
 

@@ -41,8 +41,16 @@ FOUND_IN_ORDER = [
     ("Frame button", "button", "clickable"),
     ("Disabled", "button", "clickable"),  # marked, with state {disabled: true}
 ]
-NEVER_FOUND = {"Display none", "Invisible", "Transparent", "Zero", "Inert", "Below the fold",
-               "Covered one", "Covered two"}
+NEVER_FOUND = {
+    "Display none",
+    "Invisible",
+    "Transparent",
+    "Zero",
+    "Inert",
+    "Below the fold",
+    "Covered one",
+    "Covered two",
+}
 
 
 def result_parts(result) -> tuple[Image.Image, dict]:
@@ -88,7 +96,9 @@ async def test_every_kind_of_element_is_found_named_and_ordered(browser, site):
         assert [(a["name"], a["role"], a["interactionHint"]) for a in annotations] == FOUND_IN_ORDER
         assert [a["label"] for a in annotations] == list(range(1, len(FOUND_IN_ORDER) + 1))
         assert data["total_found"] == len(FOUND_IN_ORDER)
-        assert not NEVER_FOUND & {a["name"] for a in annotations} and not NEVER_FOUND & {a.get("text") for a in annotations}
+        assert not NEVER_FOUND & {a["name"] for a in annotations} and not NEVER_FOUND & {
+            a.get("text") for a in annotations
+        }
         by_name = {a["name"]: a for a in annotations}
         assert by_name["Save"]["selector"] == '[data-testid="save-button"]'
         assert by_name["Cancel"]["selector"] == "#cancel"
@@ -139,7 +149,7 @@ async def test_badges_are_legible_and_never_overlap(browser, site, page, fill):
     assert len(badges) == len(data["annotations"]) > 0
     for n, badge in enumerate(badges):
         assert badge.fill == fill  # the palette that stands out from this page
-        assert not any(badge.box.overlaps(other.box, margin=0) for other in badges[n + 1:])
+        assert not any(badge.box.overlaps(other.box, margin=0) for other in badges[n + 1 :])
         inside = drawn.crop((badge.box.x, badge.box.y, badge.box.right, badge.box.bottom))
         colours = sorted(inside.getcolors(10_000), reverse=True)
         background = colours[0][1]
@@ -160,7 +170,12 @@ async def test_bad_annotation_arguments_are_named(browser, site):
         await goto(client, site.url("/annotate.html"))
         result = await client.call_tool(
             "observe",
-            {"what": "page", "annotate_screenshot": True, "annotation_target": "custom", "annotation_selector": "div[["},
+            {
+                "what": "page",
+                "annotate_screenshot": True,
+                "annotation_target": "custom",
+                "annotation_selector": "div[[",
+            },
         )
         assert result.is_error and 'Invalid annotation_selector "div[["' in result.content[0].text
         result = await client.call_tool(
@@ -179,7 +194,9 @@ async def test_labels_fill_and_submit_a_form_and_go_stale_after(browser, site):
         assert typed["label"] == label["Name"] and typed["target"]["name"] == "Name" and not typed["navigated"]
         assert typed["dom"]["added"] + typed["dom"]["text"] > 0  # the page's "Typing: 3" line
 
-        chosen = payload(await client.call_tool("interact", {"action": "select", "label": label["Colour"], "value": "Blue"}))
+        chosen = payload(
+            await client.call_tool("interact", {"action": "select", "label": label["Colour"], "value": "Blue"})
+        )
         assert chosen["did"] == 'selected "Blue" (value "blue")'
 
         clicked = payload(await client.call_tool("interact", {"action": "click", "label": label["Sign up"]}))
@@ -201,7 +218,9 @@ async def test_actions_by_selector_and_point(browser, site):
         typed = payload(await client.call_tool("interact", {"action": "type", "selector": "#name", "text": "Bob"}))
         assert typed["target"]["name"] == "Name"
         retyped = payload(
-            await client.call_tool("interact", {"action": "type", "selector": "#name", "text": "Eve", "clear": True, "submit": True})
+            await client.call_tool(
+                "interact", {"action": "type", "selector": "#name", "text": "Eve", "clear": True, "submit": True}
+            )
         )
         assert retyped["navigated"] and retyped["url"] == site.url("/greet?name=Eve&colour=")
 

@@ -171,20 +171,29 @@ def test_badges_prefer_plain_background_to_paragraph_text():
 
 def test_a_dense_grid_of_100_elements_gets_every_badge_apart():
     for gap in (25, 4, 0):
-        cells = [(10 + col * (118 + gap), 10 + row * (60 + gap // 2), 118, 60) for row in range(10) for col in range(10)]
+        cells = [
+            (10 + col * (118 + gap), 10 + row * (60 + gap // 2), 118, 60) for row in range(10) for col in range(10)
+        ]
         cells = [(x, y, w, h) for x, y, w, h in cells if x + w <= 1280 and y + h <= 720][:100]
         shot, img, marks = page(cells)
         drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
         check_every_badge(drawn, badges, marks)
         if gap >= 25:  # room between the elements: no badge on another element's text
-            assert not any(covers(b, ink(img, (x + 1, y + 1, x + w - 1, y + h - 1)))
-                           for b in badges for n, (x, y, w, h) in enumerate(cells) if n + 1 != b.label)
+            assert not any(
+                covers(b, ink(img, (x + 1, y + 1, x + w - 1, y + h - 1)))
+                for b in badges
+                for n, (x, y, w, h) in enumerate(cells)
+                if n + 1 != b.label
+            )
 
 
 def test_rows_of_two_line_labels_still_place_every_badge():
     fields = [(40 + 250 * col, 60 + 66 * row, 200, 24) for row in range(10) for col in range(5)]
-    labels = [(x, y - 32 + 14 * line, text) for x, y, _, _ in fields
-              for line, text in enumerate(("Billing address", "(as on your card)"))]
+    labels = [
+        (x, y - 32 + 14 * line, text)
+        for x, y, _, _ in fields
+        for line, text in enumerate(("Billing address", "(as on your card)"))
+    ]
     shot, img, marks = page(fields, labels)
     drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
     check_every_badge(drawn, badges, marks)

@@ -84,16 +84,19 @@ async def test_execute_returns_script_results_and_cdp_steps_with_screenshots_as_
     async with mcp_client(front_env(TABSIGHT_SCREENSHOT_DIR=str(dump))) as client:
         await navigate(client, site.url("/index.html"))
         started = int(time.time() * 1000)
-        result = await client.call_tool("interact", {
-            "action": "execute",
-            "script": "const h = document.querySelector('h1'); return {title: document.title, heading: h.textContent};",
-            "cdp": [
-                {"method": "Page.captureScreenshot", "params": {"format": "png"}},
-                {"method": "DOM.doesNotExist"},  # allowed by the policy's DOM domain, unknown to Chrome
-                {"method": "Runtime.evaluate", "params": {"expression": "1 + 1", "returnByValue": True}},
-                {"method": "Page.captureScreenshot", "params": {"format": "jpeg", "quality": 50}},
-            ],
-        })
+        result = await client.call_tool(
+            "interact",
+            {
+                "action": "execute",
+                "script": "const h = document.querySelector('h1'); return {title: document.title, heading: h.textContent};",
+                "cdp": [
+                    {"method": "Page.captureScreenshot", "params": {"format": "png"}},
+                    {"method": "DOM.doesNotExist"},  # allowed by the policy's DOM domain, unknown to Chrome
+                    {"method": "Runtime.evaluate", "params": {"expression": "1 + 1", "returnByValue": True}},
+                    {"method": "Page.captureScreenshot", "params": {"format": "jpeg", "quality": 50}},
+                ],
+            },
+        )
         assert not result.is_error, result.content[0].text
         answer = json.loads(region(result.content[0].text))
         assert answer["script"]["result"] == {"title": "tabsight test page", "heading": "Welcome"}
@@ -129,14 +132,20 @@ async def test_a_hanging_step_times_out_and_the_debugger_is_released(browser, si
         tab_id = await tracked_tab(client)  # (before the page: observe answers carry its alerts)
         await navigate(client, site.url("/index.html"))
         started = time.monotonic()
-        result = await client.call_tool("interact", {
-            "action": "execute",
-            "timeout_ms": 1000,
-            "cdp": [
-                {"method": "Runtime.evaluate", "params": {"expression": "new Promise(() => {})", "awaitPromise": True}},
-                {"method": "Page.captureScreenshot"},
-            ],
-        })
+        result = await client.call_tool(
+            "interact",
+            {
+                "action": "execute",
+                "timeout_ms": 1000,
+                "cdp": [
+                    {
+                        "method": "Runtime.evaluate",
+                        "params": {"expression": "new Promise(() => {})", "awaitPromise": True},
+                    },
+                    {"method": "Page.captureScreenshot"},
+                ],
+            },
+        )
         assert time.monotonic() - started < 5
         hung, skipped = json.loads(region(result.content[0].text))["cdp"]
         assert hung["error"] == "timed out after 1000 ms" and hung["timed_out"]

@@ -41,10 +41,14 @@ def test_fit_cuts_long_lists_with_a_count_and_deep_nesting():
     assert bounded.size(bounded.fit({"deep": deep, "pad": "p" * 5000}, 2000)) <= 2000
 
 
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3000),
-                    lambda children: st.lists(children, max_size=30) | st.dictionaries(st.text(max_size=20), children, max_size=10),
-                    max_leaves=200),
-       st.integers(min_value=200, max_value=5000))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=3000),
+        lambda children: st.lists(children, max_size=30) | st.dictionaries(st.text(max_size=20), children, max_size=10),
+        max_leaves=200,
+    ),
+    st.integers(min_value=200, max_value=5000),
+)
 def test_fit_never_exceeds_its_budget_and_stays_valid_json(value, limit):
     fitted = bounded.fit(value, limit)
     assert bounded.size(fitted) <= limit

@@ -73,10 +73,13 @@ def test_default_user_data_folders_follow_the_install_and_the_environment(tmp_pa
     assert whoami.default_user_data_dir(
         "/opt/google/chrome/chrome", "linux", home, {"XDG_CONFIG_HOME": "/x", "CHROME_CONFIG_HOME": "/c"}
     ) == Path("/c/google-chrome")
-    assert whoami.default_user_data_dir("/usr/lib/chromium/chromium", "linux", home, {}) == home / ".config" / "chromium"
-    assert whoami.default_user_data_dir(
-        "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser", "darwin", home, {}
-    ) == home / "Library" / "Application Support" / "BraveSoftware" / "Brave-Browser"
+    assert (
+        whoami.default_user_data_dir("/usr/lib/chromium/chromium", "linux", home, {}) == home / ".config" / "chromium"
+    )
+    assert (
+        whoami.default_user_data_dir("/Applications/Brave Browser.app/Contents/MacOS/Brave Browser", "darwin", home, {})
+        == home / "Library" / "Application Support" / "BraveSoftware" / "Brave-Browser"
+    )
     assert whoami.default_user_data_dir("/usr/local/bin/mystery-browser", "linux", home, {}) is None
 
 
@@ -102,13 +105,15 @@ def fake_process(proc: Path, pid: int, executable: str, *args: str, cwd: Path | 
 def test_the_browser_process_is_read_from_proc(tmp_path):
     fake_process(tmp_path, 42, "/opt/google/chrome/chrome", "--user-data-dir=/u d d", "--flag")
     assert whoami.browser_process(42, "linux", tmp_path) == (
-        "/opt/google/chrome/chrome", ["/opt/google/chrome/chrome", "--user-data-dir=/u d d", "--flag"]
+        "/opt/google/chrome/chrome",
+        ["/opt/google/chrome/chrome", "--user-data-dir=/u d d", "--flag"],
     )
     assert whoami.browser_process(43, "linux", tmp_path) == (None, [])
 
 
-def make_profile(user_data: Path, folder: str, *, storage: dict[str, bytes] | None = None,
-                 preferences: dict | None = None) -> Path:
+def make_profile(
+    user_data: Path, folder: str, *, storage: dict[str, bytes] | None = None, preferences: dict | None = None
+) -> Path:
     """A profile folder: its extension storage files (name -> bytes) and Preferences."""
     profile = user_data / folder
     profile.mkdir(parents=True)
@@ -134,8 +139,9 @@ def local_state(user_data: Path, **names: dict) -> None:
 
 def test_the_profile_is_the_one_whose_extension_storage_holds_the_profile_id(tmp_path):
     make_profile(tmp_path, "Default", storage={"000003.log": leveldb_log("another-profile-s-id"), "LOCK": b""})
-    make_profile(tmp_path, "Profile 1", storage={"000005.ldb": b"\x00junk" + PROFILE_ID.encode() + b"junk",
-                                                 "000003.log": b""})
+    make_profile(
+        tmp_path, "Profile 1", storage={"000005.ldb": b"\x00junk" + PROFILE_ID.encode() + b"junk", "000003.log": b""}
+    )
     make_profile(tmp_path, "Profile 2")  # no storage of ours at all
     (tmp_path / "Profile 3").mkdir()
     assert whoami.profile_holding(tmp_path, PROFILE_ID, EXT) == "Profile 1"
@@ -225,7 +231,9 @@ class Hello:
 
     def __init__(self, name="Google Chrome", version="157.0.7000.12", **fields) -> None:
         self.hello = frames.Hello(
-            role="host", version=__version__, host_id="h",
+            role="host",
+            version=__version__,
+            host_id="h",
             extension=frames.ExtensionInfo(version=__version__, browser=frames.BrowserInfo(name=name, version=version)),
             **fields,
         )
@@ -234,14 +242,21 @@ class Hello:
 @pytest.mark.parametrize(
     ("transport", "name"),
     [
-        (Hello(channel="beta", profile_name="Work", profile_dir="Profile 1"), "Google Chrome Beta 157 (profile 'Work')"),
+        (
+            Hello(channel="beta", profile_name="Work", profile_dir="Profile 1"),
+            "Google Chrome Beta 157 (profile 'Work')",
+        ),
         (Hello(channel="stable", profile_name="Person 1"), "Google Chrome 157 (profile 'Person 1')"),
         (Hello(channel="canary"), "Google Chrome Canary 157"),
-        (Hello("Microsoft Edge", "150.0.1", channel="dev", profile_dir="Profile 2"),
-         "Microsoft Edge Dev 150 (profile 'Profile 2')"),
+        (
+            Hello("Microsoft Edge", "150.0.1", channel="dev", profile_dir="Profile 2"),
+            "Microsoft Edge Dev 150 (profile 'Profile 2')",
+        ),
         (Hello("Chromium", "156.0.7390.54"), "Chromium 156"),
-        (Hello("Chromium", "156.0.7390.54", embedded="token", profile_name="Your Chromium"),
-         "tabsight's embedded Chromium 156"),
+        (
+            Hello("Chromium", "156.0.7390.54", embedded="token", profile_name="Your Chromium"),
+            "tabsight's embedded Chromium 156",
+        ),
     ],
 )
 def test_a_browsers_name_tells_it_from_the_others(transport, name):
@@ -272,8 +287,14 @@ class ExtensionChannel:
 
 
 def extension_hello(**fields) -> frames.Hello:
-    return frames.Hello(role="extension", version=__version__, browser=frames.BrowserInfo(name="Chromium", version="156"),
-                        profile_id=PROFILE_ID, browser_run="run-1", **fields)
+    return frames.Hello(
+        role="extension",
+        version=__version__,
+        browser=frames.BrowserInfo(name="Chromium", version="156"),
+        profile_id=PROFILE_ID,
+        browser_run="run-1",
+        **fields,
+    )
 
 
 def test_a_hosts_last_active_is_the_extensions_word_not_the_hosts_start(tmp_path):
@@ -310,7 +331,12 @@ async def test_the_host_says_which_channel_and_profile_and_looks_again_while_the
     await host._identify()
     assert asked == [(os.getppid(), PROFILE_ID, EXT)]
     hello = host.hello()
-    assert (hello.channel, hello.user_data_dir, hello.profile_dir, hello.profile_name) == ("beta", "/udd", "Default", None)
+    assert (hello.channel, hello.user_data_dir, hello.profile_dir, hello.profile_name) == (
+        "beta",
+        "/udd",
+        "Default",
+        None,
+    )
     await host._identify()
     assert len(asked) == 1  # not again at once
     monkeypatch.setattr(router, "IDENTIFY_AGAIN", 0.0)
@@ -386,7 +412,8 @@ async def test_observe_tabs_names_each_browser_by_profile():
     home.hello.profile_name = "Home"
     listing = payload(await call(fake_session(work, home), "observe", {"what": "tabs"}))
     assert sorted(b["name"] for b in listing["browsers"]) == [
-        "FakeChromium 156 (profile 'Home')", "FakeChromium Beta 156 (profile 'Work')",
+        "FakeChromium 156 (profile 'Home')",
+        "FakeChromium Beta 156 (profile 'Work')",
     ]
 
 

@@ -99,13 +99,19 @@ def test_shot_reports_a_bad_url(tmp_path, short_temp):
 @pytest.mark.parametrize("where", ["missing-folder", "a-file-as-folder", "a-folder"])
 def test_shot_to_a_path_it_cannot_write_is_one_line_naming_the_argument_and_starts_no_browser(tmp_path, where):
     (tmp_path / "file").write_text("")
-    output = {"missing-folder": tmp_path / "missing" / "dir" / "x.png", "a-file-as-folder": tmp_path / "file" / "x.png",
-              "a-folder": tmp_path}[where]
+    output = {
+        "missing-folder": tmp_path / "missing" / "dir" / "x.png",
+        "a-file-as-folder": tmp_path / "file" / "x.png",
+        "a-folder": tmp_path,
+    }[where]
     runtime = tmp_path / "rt"
     runtime.mkdir(mode=0o700)
     run = subprocess.run(
         [sys.executable, "-m", "tabsight", "shot", "https://example.com", "-o", str(output)],
-        env=front_env(TABSIGHT_RUNTIME_DIR=str(runtime)), capture_output=True, text=True, timeout=30,
+        env=front_env(TABSIGHT_RUNTIME_DIR=str(runtime)),
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     assert run.returncode == 2, run.stderr
     (line,) = run.stderr.splitlines()

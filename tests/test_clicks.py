@@ -34,8 +34,13 @@ async def test_a_double_click_is_two_clicks_and_a_dblclick(clicks_page):
     answer = await click(clicks_page, selector="#target", click_count=2)
     assert answer["did"].startswith("double-click at ")
     assert await seen(clicks_page) == [
-        ("mousedown", 0, 1), ("mouseup", 0, 1), ("click", 0, 1),
-        ("mousedown", 0, 2), ("mouseup", 0, 2), ("click", 0, 2), ("dblclick", 0, 2),
+        ("mousedown", 0, 1),
+        ("mouseup", 0, 1),
+        ("click", 0, 1),
+        ("mousedown", 0, 2),
+        ("mouseup", 0, 2),
+        ("click", 0, 2),
+        ("dblclick", 0, 2),
     ]
     assert all(e["trusted"] for e in await run(clicks_page, "return window.seen"))
 
@@ -72,8 +77,11 @@ async def test_modifier_keys_are_held_during_the_click(clicks_page):
 
 
 async def test_a_point_click_with_another_button_says_what_received_it(clicks_page):
-    box = await run(clicks_page, "const r = document.getElementById('target').getBoundingClientRect();"
-                                 "return {x: r.x + r.width / 2, y: r.y + r.height / 2}")
+    box = await run(
+        clicks_page,
+        "const r = document.getElementById('target').getBoundingClientRect();"
+        "return {x: r.x + r.width / 2, y: r.y + r.height / 2}",
+    )
     answer = await click(clicks_page, x=box["x"], y=box["y"], button="middle")
     assert answer["received"]["tag"] == "button" and answer["received"]["name"] == "Target"
 
@@ -97,8 +105,11 @@ async def test_todomvc_edits_an_item_on_a_double_click(browser, realapps):
         await click(client, selector="#todo-list li:nth-child(1) label", click_count=2)
         assert await run(client, "return document.querySelector('#todo-list li').classList.contains('editing')")
         assert await run(client, "return document.activeElement.className") == "edit"
-        typed = payload(await client.call_tool(
-            "interact", {"action": "type", "text": "Buy oat milk", "clear": True, "submit": True}))
+        typed = payload(
+            await client.call_tool(
+                "interact", {"action": "type", "text": "Buy oat milk", "clear": True, "submit": True}
+            )
+        )
         assert typed["value"] == "Buy oat milk"
         titles = await run(client, "return [...document.querySelectorAll('#todo-list label')].map(l => l.textContent)")
         assert titles == ["Buy oat milk", "Walk dog"]

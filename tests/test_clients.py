@@ -96,9 +96,7 @@ class User:
     def run(self, *args: str, timeout: float = 60) -> str:
         """Runs a client command in the project folder; its stdout and stderr together. A failure
         says which command and what it printed."""
-        done = subprocess.run(
-            args, cwd=self.project, env=self.env, capture_output=True, text=True, timeout=timeout
-        )
+        done = subprocess.run(args, cwd=self.project, env=self.env, capture_output=True, text=True, timeout=timeout)
         output = done.stdout + done.stderr
         assert done.returncode == 0, f"{' '.join(args)} exited {done.returncode}:\n{output}"
         return output

@@ -33,13 +33,21 @@ CLIENT = {"name": "raw", "version": "0"}
 
 
 def initialize(version: str = "2025-06-18", **params) -> dict:
-    return {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT, **params}}
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT, **params},
+    }
 
 
 def discover(version: str = "2026-07-28", **meta) -> dict:
-    envelope = {handshake.PROTOCOL_VERSION_KEY: version, handshake.CLIENT_INFO_KEY: CLIENT,
-                handshake.CLIENT_CAPABILITIES_KEY: {}, **meta}
+    envelope = {
+        handshake.PROTOCOL_VERSION_KEY: version,
+        handshake.CLIENT_INFO_KEY: CLIENT,
+        handshake.CLIENT_CAPABILITIES_KEY: {},
+        **meta,
+    }
     return {"jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": {"_meta": envelope}}
 
 
@@ -70,9 +78,15 @@ OPENINGS = {
     **{f"initialize {version}": initialize(version) for version in handshake.HANDSHAKE_VERSIONS},
     "initialize, a version the SDK does not speak": initialize("1999-01-01"),
     "initialize, a 2026 version (no handshake there)": initialize("2026-07-28"),
-    "initialize, every capability a client sends": initialize(capabilities={
-        "roots": {"listChanged": True}, "sampling": {"context": {}, "tools": {}}, "elicitation": {"form": {}},
-        "experimental": {"x": {}}, "tasks": {"requests": {"sampling": {"createMessage": {}}}}}),
+    "initialize, every capability a client sends": initialize(
+        capabilities={
+            "roots": {"listChanged": True},
+            "sampling": {"context": {}, "tools": {}},
+            "elicitation": {"form": {}},
+            "experimental": {"x": {}},
+            "tasks": {"requests": {"sampling": {"createMessage": {}}}},
+        }
+    ),
     "server/discover 2026-07-28": discover(),
 }
 
@@ -89,8 +103,10 @@ LEFT_TO_THE_SDK = {
     "_meta on initialize": initialize(_meta={"progressToken": 1}),
     "icons": initialize(clientInfo={**CLIENT, "icons": [{"src": "https://example.com/i.png"}]}),
     "a 2026 version the SDK does not speak": discover("2027-01-01"),
-    "an envelope without client capabilities": {**discover(), "params": {"_meta": {
-        handshake.PROTOCOL_VERSION_KEY: "2026-07-28"}}},
+    "an envelope without client capabilities": {
+        **discover(),
+        "params": {"_meta": {handshake.PROTOCOL_VERSION_KEY: "2026-07-28"}},
+    },
     "a batch": [initialize()],
 }
 
@@ -102,8 +118,11 @@ def test_what_it_cannot_vouch_for_is_left_to_the_sdk(name):
 
 def test_the_sdk_refuses_what_is_left_to_it_when_it_is_wrong():
     """The point of leaving them: answered ahead, these would have been a success the SDK does not give."""
-    for name in ("a capability of a shape the SDK refuses", "clientInfo without a version",
-                 "a 2026 version the SDK does not speak"):
+    for name in (
+        "a capability of a shape the SDK refuses",
+        "clientInfo without a version",
+        "a 2026 version the SDK does not speak",
+    ):
         assert "error" in sdk_answer(LEFT_TO_THE_SDK[name]), name
 
 
@@ -121,7 +140,9 @@ def test_the_versions_and_the_tools_are_the_sdks_and_ours():
 CAPABILITY = st.recursive(
     st.just({}) | st.none() | st.booleans() | st.integers() | st.text(max_size=5),
     lambda children: st.dictionaries(
-        st.sampled_from(["context", "tools", "form", "url", "listChanged", "createMessage", "x"]), children, max_size=3,
+        st.sampled_from(["context", "tools", "form", "url", "listChanged", "createMessage", "x"]),
+        children,
+        max_size=3,
     ),
     max_leaves=6,
 )
@@ -130,12 +151,14 @@ PARAMS = st.fixed_dictionaries(
         "protocolVersion": st.sampled_from([*handshake.HANDSHAKE_VERSIONS, "2026-07-28", "x"]) | st.integers(),
         "capabilities": st.dictionaries(
             st.sampled_from(["roots", "sampling", "elicitation", "experimental", "extensions", "tasks", "other"]),
-            st.one_of(st.just({}), st.just({}), st.just({}), CAPABILITY), max_size=3,
+            st.one_of(st.just({}), st.just({}), st.just({}), CAPABILITY),
+            max_size=3,
         ),
         "clientInfo": st.fixed_dictionaries(
             {"name": st.text(max_size=5), "version": st.text(max_size=5)},
             optional={"title": st.text(max_size=5) | st.none() | st.integers(), "websiteUrl": st.text(max_size=5)},
-        ) | st.fixed_dictionaries({"name": st.text(max_size=5) | st.integers()}),
+        )
+        | st.fixed_dictionaries({"name": st.text(max_size=5) | st.integers()}),
     },
 )
 
@@ -167,8 +190,9 @@ loaded = sorted(name for name in sys.modules if name.split(".")[0] in ("mcp", "m
 print(json.dumps({"answer": json.loads(answer), "loaded": loaded}))
 """
     for message in (initialize(), discover()):
-        run = subprocess.run([sys.executable, "-c", script, json.dumps(message)], capture_output=True, text=True,
-                             timeout=30, check=True)
+        run = subprocess.run(
+            [sys.executable, "-c", script, json.dumps(message)], capture_output=True, text=True, timeout=30, check=True
+        )
         out = json.loads(run.stdout)
         assert out == {"answer": sdk_answer(message), "loaded": []}
 
@@ -178,8 +202,11 @@ def test_a_real_front_answers_ahead_and_the_session_goes_on(tmp_path):
     own answer to the opening is not sent again (nor found to differ: stderr would say so)."""
     front = RawFront(TABSIGHT_BROWSER="never")
     try:
-        for message in (initialize("2025-11-25"), {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}):
+        for message in (
+            initialize("2025-11-25"),
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        ):
             front.send(message)
         assert front.answer(1)["result"] == sdk_answer(initialize("2025-11-25"))["result"]
         assert [tool["name"] for tool in front.answer(2)["result"]["tools"]][0] == "observe"
@@ -222,8 +249,10 @@ def test_two_fronts_starting_together_share_the_browser_started_ahead(site):
     first = RawFront()
     second = RawFront(TABSIGHT_RUNTIME_DIR=str(first.runtime), TMPDIR=str(first.temp))
     try:
-        calls = [front.initialize().call("screenshot", {"url": site.url("/index.html"), "format": "png"})
-                 for front in (first, second)]
+        calls = [
+            front.initialize().call("screenshot", {"url": site.url("/index.html"), "format": "png"})
+            for front in (first, second)
+        ]
         for front, call in zip((first, second), calls):
             answer = front.answer(call)
             assert answer["result"]["content"][0]["type"] == "image", answer
@@ -256,8 +285,16 @@ def test_a_call_read_before_the_sdk_serves_hears_progress_until_its_handler_take
     written: list[bytes] = []
     early = Early(written.append)
     early.inspect(json.dumps(initialize()).encode())
-    early.inspect(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "observe", "arguments": {}, "_meta": {"progressToken": "t"}}}).encode())
+    early.inspect(
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "observe", "arguments": {}, "_meta": {"progressToken": "t"}},
+            }
+        ).encode()
+    )
     time.sleep(FIRST + EVERY + 0.3)
     reports = [params for params in map(progress_of, written[1:]) if params]
     assert len(reports) == 2 and all(report["progressToken"] == "t" for report in reports), reports
@@ -274,8 +311,14 @@ def test_a_call_the_sdk_refuses_before_any_handler_hears_no_progress_after_its_a
     try:
         front.send(initialize())
         front.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        front.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-            "arguments": {}, "_meta": {"progressToken": "t"}}})
+        front.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"arguments": {}, "_meta": {"progressToken": "t"}},
+            }
+        )
         assert front.answer(1)["result"]["serverInfo"]["name"] == "tabsight"
         assert front.answer(2)["error"]["code"] == -32602
         time.sleep(1.5)

@@ -27,8 +27,15 @@ TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"  # a GitHub token, as redact 
 
 
 def element(selector, tag, role, name, text="", hint="clickable", state=None, x=10, y=10) -> dict:
-    found = {"selector": selector, "tag": tag, "role": role, "name": name, "text": text,
-             "bounds": {"x": x, "y": y, "width": 80, "height": 24}, "interactionHint": hint}
+    found = {
+        "selector": selector,
+        "tag": tag,
+        "role": role,
+        "name": name,
+        "text": text,
+        "bounds": {"x": x, "y": y, "width": 80, "height": 24},
+        "interactionHint": hint,
+    }
     if state is not None:
         found["state"] = state
     return found
@@ -36,10 +43,17 @@ def element(selector, tag, role, name, text="", hint="clickable", state=None, x=
 
 ELEMENTS = [
     element("#save", "button", "button", "Save", "Save"),
-    element("[data-testid=\"mode\"]", "button", "button", "Dark mode", "Dark mode", "toggleable", {"pressed": False}),
+    element('[data-testid="mode"]', "button", "button", "Dark mode", "Dark mode", "toggleable", {"pressed": False}),
     element("#editor", "div", "textbox", "", "Edit me", "editable"),
-    element("#colour", "select", "combobox", "Colour", "Red", "selectable",
-            {"value": "Red", "options": ["Red", "Green", "Blue"]}),
+    element(
+        "#colour",
+        "select",
+        "combobox",
+        "Colour",
+        "Red",
+        "selectable",
+        {"value": "Red", "options": ["Red", "Green", "Blue"]},
+    ),
     element("#agree", "input", "checkbox", "I agree", "", "toggleable", {"checked": True}),
     element("#key", "input", "textbox", "API key", "", "editable", {"value": f"key {TOKEN}"}),
     element("#search", "input", "combobox", "Search", "", "editable"),
@@ -49,8 +63,13 @@ ELEMENTS = [
 
 OUTSIDE = {
     "above": {"count": 1, "elements": [{"selector": "#top", "role": "link", "name": "Top"}]},
-    "below": {"count": 7, "elements": [{"selector": "#more", "role": "button", "name": "Load more"},
-                                       {"selector": "#next", "role": "link", "name": "Next page"}]},
+    "below": {
+        "count": 7,
+        "elements": [
+            {"selector": "#more", "role": "button", "name": "Load more"},
+            {"selector": "#next", "role": "link", "name": "Next page"},
+        ],
+    },
 }
 
 
@@ -79,10 +98,10 @@ def parse_line(line: str, labelled: bool = True) -> dict:
         rest = rest[2:]
         while not rest.startswith(")"):
             key = re.match(r"[a-z_]+", rest).group()
-            rest = rest[len(key):]
+            rest = rest[len(key) :]
             if rest.startswith("="):
                 facts[key], end = decoder.raw_decode(rest[1:])
-                rest = rest[1 + end:]
+                rest = rest[1 + end :]
             else:
                 facts[key] = True
             rest = rest.removeprefix(" ")
@@ -104,23 +123,68 @@ async def test_the_default_map_leaves_out_what_is_empty_or_repeats_another_field
     bounds = {"x": 10, "y": 10, "width": 80, "height": 24}
     assert data["annotations"] == [
         {"label": 1, "role": "button", "name": "Save", "selector": "#save", "bounds": bounds},
-        {"label": 2, "role": "button", "name": "Dark mode", "state": {"pressed": False},
-         "selector": '[data-testid="mode"]', "bounds": bounds, "interactionHint": "toggleable"},
+        {
+            "label": 2,
+            "role": "button",
+            "name": "Dark mode",
+            "state": {"pressed": False},
+            "selector": '[data-testid="mode"]',
+            "bounds": bounds,
+            "interactionHint": "toggleable",
+        },
         {"label": 3, "tag": "div", "role": "textbox", "text": "Edit me", "selector": "#editor", "bounds": bounds},
-        {"label": 4, "role": "combobox", "name": "Colour",
-         "state": {"value": "Red", "options": ["Red", "Green", "Blue"]}, "selector": "#colour", "bounds": bounds},
-        {"label": 5, "role": "checkbox", "name": "I agree", "state": {"checked": True},
-         "selector": "#agree", "bounds": bounds},
+        {
+            "label": 4,
+            "role": "combobox",
+            "name": "Colour",
+            "state": {"value": "Red", "options": ["Red", "Green", "Blue"]},
+            "selector": "#colour",
+            "bounds": bounds,
+        },
+        {
+            "label": 5,
+            "role": "checkbox",
+            "name": "I agree",
+            "state": {"checked": True},
+            "selector": "#agree",
+            "bounds": bounds,
+        },
         # a field's value is page text: a secret in it is masked like in any page field
-        {"label": 6, "role": "textbox", "name": "API key", "state": {"value": "key [REDACTED]"},
-         "selector": "#key", "bounds": bounds},
+        {
+            "label": 6,
+            "role": "textbox",
+            "name": "API key",
+            "state": {"value": "key [REDACTED]"},
+            "selector": "#key",
+            "bounds": bounds,
+        },
         # an <input list>: a combobox whose tag and hint are not its role's
-        {"label": 7, "tag": "input", "role": "combobox", "name": "Search", "selector": "#search", "bounds": bounds,
-         "interactionHint": "editable"},
-        {"label": 8, "role": "link", "name": 'Say "hi" (now)', "text": "Say hi",
-         "selector": "main > div.card:nth-of-type(2) >>> a", "bounds": bounds},
-        {"label": 9, "tag": "div", "role": "checkbox", "name": "All", "state": {"checked": "mixed", "disabled": True},
-         "selector": "#mixed", "bounds": bounds},
+        {
+            "label": 7,
+            "tag": "input",
+            "role": "combobox",
+            "name": "Search",
+            "selector": "#search",
+            "bounds": bounds,
+            "interactionHint": "editable",
+        },
+        {
+            "label": 8,
+            "role": "link",
+            "name": 'Say "hi" (now)',
+            "text": "Say hi",
+            "selector": "main > div.card:nth-of-type(2) >>> a",
+            "bounds": bounds,
+        },
+        {
+            "label": 9,
+            "tag": "div",
+            "role": "checkbox",
+            "name": "All",
+            "state": {"checked": "mixed", "disabled": True},
+            "selector": "#mixed",
+            "bounds": bounds,
+        },
     ]
     assert data["total_found"] == len(ELEMENTS) and "outside_viewport" not in data and "page_text" not in data
 
@@ -129,12 +193,17 @@ async def test_the_map_lists_what_is_outside_the_viewport_and_how_to_reach_it():
     browser = FakeBrowser()
     browser.elements = ELEMENTS[:1]
     browser.outside_viewport = {"above": {"count": 0, "elements": []}, "below": OUTSIDE["below"]}
-    data = json.loads(text_of(await call(fake_session(browser), "observe", {"what": "page", "annotate_screenshot": True})))
+    data = json.loads(
+        text_of(await call(fake_session(browser), "observe", {"what": "page", "annotate_screenshot": True}))
+    )
     assert data["outside_viewport"] == {
-        "below": OUTSIDE["below"], "how": "act on any of them by selector: actions scroll their target into view",
+        "below": OUTSIDE["below"],
+        "how": "act on any of them by selector: actions scroll their target into view",
     }
     browser.outside_viewport = {"above": {"count": 0, "elements": []}, "below": {"count": 0, "elements": []}}
-    data = json.loads(text_of(await call(fake_session(browser), "observe", {"what": "page", "annotate_screenshot": True})))
+    data = json.loads(
+        text_of(await call(fake_session(browser), "observe", {"what": "page", "annotate_screenshot": True}))
+    )
     assert "outside_viewport" not in data
 
 
@@ -151,33 +220,41 @@ async def test_compact_lines_follow_their_documented_grammar():
     assert lines[0] == 'page "Fake page" http://127.0.0.1/fake viewport 1280x720 complete'
     assert lines[1] == f"9 of 9 found, a line each: {LINE_GRAMMAR}"
     assert lines[2:11] == [
-        "1 button \"Save\" #save",
-        "2 button \"Dark mode\" (pressed=false hint=\"toggleable\") [data-testid=\"mode\"]",
-        "3 textbox \"\" (text=\"Edit me\") #editor",
-        "4 combobox \"Colour\" (value=\"Red\" options=[\"Red\",\"Green\",\"Blue\"]) #colour",
-        "5 checkbox \"I agree\" (checked) #agree",
-        "6 textbox \"API key\" (value=\"key [REDACTED]\") #key",
-        "7 combobox \"Search\" (hint=\"editable\") #search",
-        "8 link \"Say \\\"hi\\\" (now)\" (text=\"Say hi\") main > div.card:nth-of-type(2) >>> a",
-        "9 checkbox \"All\" (checked=\"mixed\" disabled) #mixed",
+        '1 button "Save" #save',
+        '2 button "Dark mode" (pressed=false hint="toggleable") [data-testid="mode"]',
+        '3 textbox "" (text="Edit me") #editor',
+        '4 combobox "Colour" (value="Red" options=["Red","Green","Blue"]) #colour',
+        '5 checkbox "I agree" (checked) #agree',
+        '6 textbox "API key" (value="key [REDACTED]") #key',
+        '7 combobox "Search" (hint="editable") #search',
+        '8 link "Say \\"hi\\" (now)" (text="Say hi") main > div.card:nth-of-type(2) >>> a',
+        '9 checkbox "All" (checked="mixed" disabled) #mixed',
     ]
     parsed = [parse_line(line) for line in lines[2:11]]
     assert [(p["label"], p["role"], p["name"], p["selector"]) for p in parsed] == [
         (n, e["role"], e["name"], e["selector"]) for n, e in enumerate(ELEMENTS, 1)
     ]
-    assert parsed[1]["facts"] == {"pressed": False, "hint": "toggleable"} and parsed[3]["facts"]["options"] == ["Red", "Green", "Blue"]
+    assert parsed[1]["facts"] == {"pressed": False, "hint": "toggleable"} and parsed[3]["facts"]["options"] == [
+        "Red",
+        "Green",
+        "Blue",
+    ]
     assert parsed[8]["facts"] == {"checked": "mixed", "disabled": True}
     assert lines[11:] == [
         "above the viewport: 1 more (1 listed, nearest first; act on any of them by selector: actions scroll "
         "their target into view):",
-        "  link \"Top\" #top",
+        '  link "Top" #top',
         "below the viewport: 7 more (2 listed, nearest first; act on any of them by selector: actions scroll "
         "their target into view):",
-        "  button \"Load more\" #more",
-        "  link \"Next page\" #next",
+        '  button "Load more" #more',
+        '  link "Next page" #next',
     ]
-    assert parse_line(lines[-1].strip(), labelled=False) == {"role": "link", "name": "Next page", "facts": {},
-                                                               "selector": "#next"}
+    assert parse_line(lines[-1].strip(), labelled=False) == {
+        "role": "link",
+        "name": "Next page",
+        "facts": {},
+        "selector": "#next",
+    }
     # labels from a compact answer act like any others
     await call(session, "interact", {"action": "click", "label": 5})
     assert browser.methods("element.act")[-1]["selector"] == "#agree"
@@ -204,8 +281,10 @@ async def test_page_text_is_masked_cut_to_its_budget_and_says_what_it_left_out()
     assert browser.methods("page.outline")[-1] == {"tab_id": 7, "max_chars": 100}
     text, note = data["page_text"].rsplit("\n", 1)
     assert text.startswith("# Orders\nToken: [REDACTED]\nxxx") and TOKEN not in data["page_text"]
-    assert note == ("[not shown: 457 more characters in the viewport, past page_text=100; 12 characters above the "
-                    "viewport; 3400 characters below the viewport (scroll down to read them)]")
+    assert note == (
+        "[not shown: 457 more characters in the viewport, past page_text=100; 12 characters above the "
+        "viewport; 3400 characters below the viewport (scroll down to read them)]"
+    )
     assert data["url"] == "http://127.0.0.1/fake"  # the page's summary is still there
 
     browser.outline = {"text": "", "below": 0}
@@ -215,22 +294,33 @@ async def test_page_text_is_masked_cut_to_its_budget_and_says_what_it_left_out()
     browser.outline = {"text": "Hello", "below": 80, "partial": True}
     arguments = {"what": "page", "annotate_screenshot": True, "annotation_format": "compact", "page_text": 500}
     lines = text_of(await call(session, "observe", arguments)).split("\n")
-    assert lines[-3:] == ["page text:", "Hello", "[not shown: at least 80 characters below the viewport (scroll down "
-                                                 "to read them)]"]
+    assert lines[-3:] == [
+        "page text:",
+        "Hello",
+        "[not shown: at least 80 characters below the viewport (scroll down to read them)]",
+    ]
 
 
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"what": "tabs", "page_text": 100}, "'page_text' is for what 'page' only, not 'tabs'; what 'tabs' takes no other argument"),
-        ({"what": "page", "annotation_format": "compact"},
-         "'annotation_format' needs 'annotate_screenshot' (what 'page'): set 'annotate_screenshot' to true"),
-        ({"what": "page", "max_width": 640},
-         "'max_width' needs 'annotate_screenshot' (what 'page'): set 'annotate_screenshot' to true"),
-        ({"what": "page", "annotate_screenshot": True, "annotation_format": "yaml"},
-         "'annotation_format' is 'yaml'; allowed values: 'json' or 'compact'"),
-        ({"what": "page", "page_text": 20_000},
-         "'page_text' is 20000; allowed range: 0 to 10000"),
+        (
+            {"what": "tabs", "page_text": 100},
+            "'page_text' is for what 'page' only, not 'tabs'; what 'tabs' takes no other argument",
+        ),
+        (
+            {"what": "page", "annotation_format": "compact"},
+            "'annotation_format' needs 'annotate_screenshot' (what 'page'): set 'annotate_screenshot' to true",
+        ),
+        (
+            {"what": "page", "max_width": 640},
+            "'max_width' needs 'annotate_screenshot' (what 'page'): set 'annotate_screenshot' to true",
+        ),
+        (
+            {"what": "page", "annotate_screenshot": True, "annotation_format": "yaml"},
+            "'annotation_format' is 'yaml'; allowed values: 'json' or 'compact'",
+        ),
+        ({"what": "page", "page_text": 20_000}, "'page_text' is 20000; allowed range: 0 to 10000"),
     ],
 )
 async def test_bad_arguments_name_the_argument_and_what_is_allowed(arguments, message):
@@ -264,7 +354,9 @@ def test_badges_on_a_shrunk_picture_are_drawn_at_their_full_size():
     assert (badge.box.width, badge.box.height) == (big.box.width, big.box.height)
     assert annotate.contrast(badge.fill, badge.digits) >= 4.5
     # the digits are drawn: the badge holds pixels of both its colours
-    pixels = {colour for _, colour in small.crop((badge.box.x, badge.box.y, badge.box.right, badge.box.bottom)).getcolors()}
+    pixels = {
+        colour for _, colour in small.crop((badge.box.x, badge.box.y, badge.box.right, badge.box.bottom)).getcolors()
+    }
     assert badge.fill in pixels and badge.digits in pixels
     # the box is drawn where the element is on the smaller picture: 400 / 4 = 100
     assert small.getpixel((100 - 1, 75 + 3)) == badge.fill
@@ -311,8 +403,11 @@ async def test_page_text_outlines_what_the_viewport_shows(browser, site):
         cut = json.loads(text_of(await client.call_tool("observe", {"what": "page", "page_text": 60})))["page_text"]
         shown, note = cut.rsplit("\n", 1)
         assert len(shown) <= 60 and shown.startswith("Home\nHelp\n# Order lookup\nFind an order")
-        assert re.fullmatch(r"\[not shown: \d+ more characters in the viewport, past page_text=60; \d+ characters "
-                            r"below the viewport \(scroll down to read them\)\]", note)
+        assert re.fullmatch(
+            r"\[not shown: \d+ more characters in the viewport, past page_text=60; \d+ characters "
+            r"below the viewport \(scroll down to read them\)\]",
+            note,
+        )
 
         # scrolled to the end: the fine print is in view, the form above it
         await client.call_tool("interact", {"action": "scroll", "selector": "#back-to-top"})
@@ -335,7 +430,7 @@ async def test_compact_is_at_most_half_the_json_and_its_selectors_name_their_ele
         assert len(as_compact) <= len(as_json) / 2, (len(as_compact), len(as_json))
         annotations = json.loads(as_json)["annotations"]
         assert len(annotations) >= 3
-        lines = as_compact.split("\n")[2:2 + len(annotations)]
+        lines = as_compact.split("\n")[2 : 2 + len(annotations)]
         parsed = [parse_line(line) for line in lines]
         assert [(p["label"], p["role"], p["name"], p["selector"]) for p in parsed] == [
             (a["label"], a.get("role") or "-", a.get("name", ""), a["selector"]) for a in annotations
@@ -353,8 +448,9 @@ async def test_compact_labels_act_and_a_smaller_picture_keeps_css_bounds(browser
         lines = {mark["name"]: mark for mark in marks}
         assert lines["Include archived"]["facts"] == {"checked": True}
         assert lines["Region"]["facts"] == {"value": "South", "options": ["North", "South"]}
-        typed = await client.call_tool("interact", {"action": "type", "label": lines["Order number"]["label"],
-                                                    "text": "B-7", "clear": True})
+        typed = await client.call_tool(
+            "interact", {"action": "type", "label": lines["Order number"]["label"], "text": "B-7", "clear": True}
+        )
         assert not typed.is_error, typed.content[0].text
         full = json.loads(text_of(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})))
         small = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, "max_width": 640})

@@ -39,8 +39,9 @@ def environment_reads(source: str) -> list[str]:
     for node in ast.walk(ast.parse(source)):
         key = None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
-            if node.func.attr == "getenv" or (node.func.attr in ("get", "pop", "setdefault")
-                                              and _is_environment(node.func.value)):
+            if node.func.attr == "getenv" or (
+                node.func.attr in ("get", "pop", "setdefault") and _is_environment(node.func.value)
+            ):
                 key = node.args[0]
         elif isinstance(node, ast.Subscript) and _is_environment(node.value):
             key = node.slice
@@ -48,23 +49,30 @@ def environment_reads(source: str) -> list[str]:
             key = node.left
         elif isinstance(node, ast.JoinedStr):
             for text, value in zip(node.values, node.values[1:]):
-                if isinstance(text, ast.Constant) and isinstance(value, ast.FormattedValue) \
-                        and NAME_BEGUN.search(text.value):
+                if (
+                    isinstance(text, ast.Constant)
+                    and isinstance(value, ast.FormattedValue)
+                    and NAME_BEGUN.search(text.value)
+                ):
                     found.append(f"line {node.lineno}: an f-string builds a variable's name")
-        if key is not None and not (isinstance(key, ast.Constant) and isinstance(key.value, str)
-                                    and not key.value.startswith(PREFIXES)):
+        if key is not None and not (
+            isinstance(key, ast.Constant) and isinstance(key.value, str) and not key.value.startswith(PREFIXES)
+        ):
             found.append(f"line {node.lineno}: reads {ast.unparse(key)} from the environment")
     return found
 
 
 def test_only_the_configuration_module_reads_our_variables():
-    found = {str(path.relative_to(ROOT)): reads for path in sorted(PACKAGE.rglob("*.py"))
-             if path != PACKAGE / "config.py" and (reads := environment_reads(path.read_text()))}
+    found = {
+        str(path.relative_to(ROOT)): reads
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path != PACKAGE / "config.py" and (reads := environment_reads(path.read_text()))
+    }
     assert found == {}, "read TABSIGHT_* variables through tabsight.config (config.current()[config.TABSIGHT_...])"
 
 
 def test_the_scan_finds_every_way_of_reading_a_variable():
-    source = '''
+    source = """
 import os
 a = os.environ.get("TABSIGHT_BROWSER", "auto")
 b = os.environ["TABSIGHT_CHROMIUM"]
@@ -75,7 +83,7 @@ f = environ.get(f"TABSIGHT_{suffix}")
 g = os.environ.get("XDG_RUNTIME_DIR", "")
 h = dict(os.environ, TABSIGHT_EMBEDDED="token")
 i = f"TABSIGHT_BROWSER is {mode!r}"
-'''
+"""
     assert environment_reads(source) == [
         "line 3: reads 'TABSIGHT_BROWSER' from the environment",
         "line 4: reads 'TABSIGHT_CHROMIUM' from the environment",
@@ -89,11 +97,16 @@ i = f"TABSIGHT_BROWSER is {mode!r}"
 
 def test_every_variable_named_in_the_code_and_the_docs_is_in_the_table():
     declared = {variable.name for variable in config.VARIABLES} | {variable.alias for variable in config.VARIABLES}
-    files = [*PACKAGE.rglob("*.py"), *(ROOT / "extension").rglob("*.js"), ROOT / "README.md",
-             *(ROOT / "docs").glob("*.md")]
+    files = [
+        *PACKAGE.rglob("*.py"),
+        *(ROOT / "extension").rglob("*.js"),
+        ROOT / "README.md",
+        *(ROOT / "docs").glob("*.md"),
+    ]
     undeclared = {
         f"{path.relative_to(ROOT)}: {name}"
-        for path in files for name in NAMED.findall(path.read_text())
+        for path in files
+        for name in NAMED.findall(path.read_text())
         # a prefix of declared names stands for them all, as in TABSIGHT_DEFAULT_*
         if name not in declared and not any(full.startswith(name + "_") for full in declared if full)
     }
@@ -140,13 +153,23 @@ def test_the_defaults_are_the_ones_tabsight_always_had():
     assert configured.warnings == [] and all(configured.source(variable) is None for variable in config.VARIABLES)
 
 
-@pytest.mark.parametrize(("variable", "given", "message"), [
-    (config.TABSIGHT_BROWSER, "sometimes", "TABSIGHT_BROWSER is 'sometimes'; allowed values: auto, headed, never"),
-    (config.TABSIGHT_BROWSER, "", "TABSIGHT_BROWSER is ''; allowed values: auto, headed, never"),
-    (config.TABSIGHT_ISOLATED, "maybe",
-     "TABSIGHT_ISOLATED is 'maybe'; allowed values: 1, true, yes, on (on); 0, false, no, off or empty (off)"),
-    (config.TABSIGHT_EMBEDDED_LINGER, "soon", "TABSIGHT_EMBEDDED_LINGER is 'soon'; allowed values: a number (seconds)"),
-])
+@pytest.mark.parametrize(
+    ("variable", "given", "message"),
+    [
+        (config.TABSIGHT_BROWSER, "sometimes", "TABSIGHT_BROWSER is 'sometimes'; allowed values: auto, headed, never"),
+        (config.TABSIGHT_BROWSER, "", "TABSIGHT_BROWSER is ''; allowed values: auto, headed, never"),
+        (
+            config.TABSIGHT_ISOLATED,
+            "maybe",
+            "TABSIGHT_ISOLATED is 'maybe'; allowed values: 1, true, yes, on (on); 0, false, no, off or empty (off)",
+        ),
+        (
+            config.TABSIGHT_EMBEDDED_LINGER,
+            "soon",
+            "TABSIGHT_EMBEDDED_LINGER is 'soon'; allowed values: a number (seconds)",
+        ),
+    ],
+)
 def test_a_value_the_calls_cannot_do_without_fails_them_naming_the_variable(variable, given, message):
     configured = config.load({variable.name: given})
     with pytest.raises(BrowserError) as caught:
@@ -156,38 +179,70 @@ def test_a_value_the_calls_cannot_do_without_fails_them_naming_the_variable(vari
     assert config.load({})[variable] == variable.default  # and nothing fails while it is unset
 
 
-@pytest.mark.parametrize(("given", "value"), [
-    ("Headed ", "headed"), ("never", "never"),
-])
+@pytest.mark.parametrize(
+    ("given", "value"),
+    [
+        ("Headed ", "headed"),
+        ("never", "never"),
+    ],
+)
 def test_the_browser_is_named_in_any_case(given, value):
     assert config.load({"TABSIGHT_BROWSER": given})[config.TABSIGHT_BROWSER] == value
 
 
-@pytest.mark.parametrize(("given", "value"), [
-    ("", False), ("0", False), ("off", False), (" No", False), ("1", True), ("TRUE", True), ("yes", True), ("on", True),
-])
+@pytest.mark.parametrize(
+    ("given", "value"),
+    [
+        ("", False),
+        ("0", False),
+        ("off", False),
+        (" No", False),
+        ("1", True),
+        ("TRUE", True),
+        ("yes", True),
+        ("on", True),
+    ],
+)
 def test_isolation_takes_the_usual_words(given, value):
     assert config.load({"TABSIGHT_ISOLATED": given})[config.TABSIGHT_ISOLATED] is value
 
 
-@pytest.mark.parametrize(("given", "seconds"), [("2.5", 2.5), ("0", 0.0), (" 3 ", 3.0), ("-1", 10.0), ("3601", 10.0),
-                                                ("soon", 10.0), ("", 10.0), ("nan", 10.0)])
+@pytest.mark.parametrize(
+    ("given", "seconds"),
+    [("2.5", 2.5), ("0", 0.0), (" 3 ", 3.0), ("-1", 10.0), ("3601", 10.0), ("soon", 10.0), ("", 10.0), ("nan", 10.0)],
+)
 def test_a_lease_length_out_of_range_gives_the_default_with_a_warning(given, seconds):
     configured = config.load({"TABSIGHT_LEASE_SECONDS": given})
     assert configured[config.TABSIGHT_LEASE_SECONDS] == seconds
-    assert configured.warnings == ([] if seconds != 10.0 else [
-        f"TABSIGHT_LEASE_SECONDS is {given!r}; allowed values: 0 to 3600 (seconds); using the default, 10"])
+    assert configured.warnings == (
+        []
+        if seconds != 10.0
+        else [f"TABSIGHT_LEASE_SECONDS is {given!r}; allowed values: 0 to 3600 (seconds); using the default, 10"]
+    )
 
 
-@pytest.mark.parametrize(("given", "value"), [("1024", 1024), (" 1024 ", 1024), ("1_024", 1024), ("1024.0", 1024),
-                                              ("+300", 300), ("1024.5", 1280), ("1e3", 1280), ("199", 1280),
-                                              ("١٠٢٤", 1280)])
+@pytest.mark.parametrize(
+    ("given", "value"),
+    [
+        ("1024", 1024),
+        (" 1024 ", 1024),
+        ("1_024", 1024),
+        ("1024.0", 1024),
+        ("+300", 300),
+        ("1024.5", 1280),
+        ("1e3", 1280),
+        ("199", 1280),
+        ("١٠٢٤", 1280),
+    ],
+)
 def test_a_whole_number_is_read_as_pydantic_read_it(given, value):
     assert config.load({"TABSIGHT_DEFAULT_WIDTH": given})[config.TABSIGHT_DEFAULT_WIDTH] == value
 
 
-@pytest.mark.parametrize(("given", "value"), [("false", False), ("F", False), ("0", False), ("no", False),
-                                              ("True", True), ("y", True), ("maybe", True)])
+@pytest.mark.parametrize(
+    ("given", "value"),
+    [("false", False), ("F", False), ("0", False), ("no", False), ("True", True), ("y", True), ("maybe", True)],
+)
 def test_waiting_for_the_network_takes_pydantics_words(given, value):
     variable = config.TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE
     assert config.load({"BROWSERLOOP_DEFAULT_WAIT_NETWORK_IDLE": given})[variable] is value
@@ -207,10 +262,15 @@ def test_a_blank_tabsight_name_leaves_browserloops_and_a_refused_one_does_not():
 
 
 def test_the_other_kinds_take_any_text():
-    configured = config.load({
-        "TABSIGHT_FRAME_SOURCE": " OFF", "TABSIGHT_EMBEDDED_ISOLATED": "1", "TABSIGHT_RUNTIME_DIR": "",
-        "TABSIGHT_UPLOAD_ROOTS": f"{os.pathsep} /a {os.pathsep}~/b{os.pathsep} ", "TABSIGHT_USER_AGENT": " Agent/2 ",
-    })
+    configured = config.load(
+        {
+            "TABSIGHT_FRAME_SOURCE": " OFF",
+            "TABSIGHT_EMBEDDED_ISOLATED": "1",
+            "TABSIGHT_RUNTIME_DIR": "",
+            "TABSIGHT_UPLOAD_ROOTS": f"{os.pathsep} /a {os.pathsep}~/b{os.pathsep} ",
+            "TABSIGHT_USER_AGENT": " Agent/2 ",
+        }
+    )
     assert configured[config.TABSIGHT_FRAME_SOURCE] is False
     assert config.load({"TABSIGHT_FRAME_SOURCE": "no"})[config.TABSIGHT_FRAME_SOURCE] is True  # only off turns it off
     assert configured[config.TABSIGHT_EMBEDDED_ISOLATED] is True
@@ -242,12 +302,14 @@ def test_the_warnings_are_logged_once_when_the_process_reads_its_environment(mon
 def test_the_committed_docs_are_the_table():
     assert DOCS.read_text() == config.markdown(), (
         "docs/configuration.md differs from host/tabsight/config.py's table: regenerate it with "
-        "`.venv/bin/python -m tabsight.config --markdown > docs/configuration.md`")
+        "`.venv/bin/python -m tabsight.config --markdown > docs/configuration.md`"
+    )
 
 
 def test_the_docs_come_from_the_command_line():
-    made = subprocess.run([sys.executable, "-m", "tabsight.config", "--markdown"], capture_output=True, text=True,
-                          check=True, timeout=30)
+    made = subprocess.run(
+        [sys.executable, "-m", "tabsight.config", "--markdown"], capture_output=True, text=True, check=True, timeout=30
+    )
     assert made.stdout == config.markdown()
     section = config.markdown().split("## `screenshot`'s defaults")[1]
     assert "| `TABSIGHT_DEFAULT_WIDTH` (or `BROWSERLOOP_DEFAULT_WIDTH`) | 1280 | 200 to 4000 |" in section
@@ -255,21 +317,32 @@ def test_the_docs_come_from_the_command_line():
 
 def test_doctor_says_each_value_whether_it_is_set_and_shows_no_secret():
     token = "ghp_" + "a1B2c3D4e5" * 4
-    lines = configuration_lines(config.load({
-        "TABSIGHT_BROWSER": "headed", "BROWSERLOOP_DEFAULT_WIDTH": "800", "TABSIGHT_LEASE_SECONDS": "soon",
-        "TABSIGHT_ISOLATED": "maybe", "TABSIGHT_DEFAULT_COOKIES": '[{"name": "s", "value": "v4lue"}]',
-        "TABSIGHT_USER_AGENT": f"Agent {token}", "TABSIGHT_DATA_DIR": "", "TABSIGHT_EMBEDDED": "f00d",
-    }))
+    lines = configuration_lines(
+        config.load(
+            {
+                "TABSIGHT_BROWSER": "headed",
+                "BROWSERLOOP_DEFAULT_WIDTH": "800",
+                "TABSIGHT_LEASE_SECONDS": "soon",
+                "TABSIGHT_ISOLATED": "maybe",
+                "TABSIGHT_DEFAULT_COOKIES": '[{"name": "s", "value": "v4lue"}]',
+                "TABSIGHT_USER_AGENT": f"Agent {token}",
+                "TABSIGHT_DATA_DIR": "",
+                "TABSIGHT_EMBEDDED": "f00d",
+            }
+        )
+    )
     assert lines[0].startswith("configuration here (docs/configuration.md")
     shown = {line.split()[0]: line.split(None, 1)[1] for line in lines[1:]}
     assert list(shown) == [variable.name for variable in config.VARIABLES]
     assert shown["TABSIGHT_BROWSER"] == "headed  (set)"
     assert shown["TABSIGHT_DEFAULT_HEIGHT"] == "720  (default)"
     assert shown["TABSIGHT_DEFAULT_WIDTH"] == "800  (set as BROWSERLOOP_DEFAULT_WIDTH)"
-    assert shown["TABSIGHT_LEASE_SECONDS"] == ("'soon'  (set; allowed values: 0 to 3600 (seconds); the default is "
-                                               "used, 10)")
+    assert shown["TABSIGHT_LEASE_SECONDS"] == (
+        "'soon'  (set; allowed values: 0 to 3600 (seconds); the default is used, 10)"
+    )
     assert shown["TABSIGHT_ISOLATED"].endswith(
-        "(set; allowed values: 1, true, yes, on (on); 0, false, no, off or empty (off); what needs it fails)")
+        "(set; allowed values: 1, true, yes, on (on); 0, false, no, off or empty (off); what needs it fails)"
+    )
     assert shown["TABSIGHT_DEFAULT_COOKIES"] == "<33 characters, not shown>  (set)"
     assert shown["TABSIGHT_EMBEDDED"] == "<4 characters, not shown>  (set)"
     assert shown["TABSIGHT_USER_AGENT"] == "Agent [REDACTED]  (set)" and token not in "\n".join(lines)

@@ -33,27 +33,38 @@ def answer(result) -> dict:
 
 
 async def page_text(client, selector: str) -> str:
-    result = await client.call_tool("interact", {"action": "execute", "script": f"document.querySelector('{selector}').textContent"})
+    result = await client.call_tool(
+        "interact", {"action": "execute", "script": f"document.querySelector('{selector}').textContent"}
+    )
     return answer(result)["script"]["result"]
 
 
 async def test_an_alert_on_load_is_accepted_by_the_default_policy_and_the_load_completes(browser, site):
     async with mcp_client() as client:
-        result, seconds = await timed(client, "interact", {"action": "navigate", "url": site.url("/hostile-pages/dialog-on-load.html")})
+        result, seconds = await timed(
+            client, "interact", {"action": "navigate", "url": site.url("/hostile-pages/dialog-on-load.html")}
+        )
         nav = answer(result)
         assert seconds < 10 and nav["title"] == "Dialog on load: done"
-        assert nav["dialogs"] == [{"type": "alert", "message": "Welcome! Please read the terms.", "answer": "accepted",
-                                   "by": "policy"}]
+        assert nav["dialogs"] == [
+            {"type": "alert", "message": "Welcome! Please read the terms.", "answer": "accepted", "by": "policy"}
+        ]
         page = answer(await client.call_tool("observe", {"what": "page"}))
         assert "dialog" not in page and page["title"] == "Dialog on load: done"
 
 
 async def test_a_confirm_from_a_click_follows_the_policy(browser, site):
     async with mcp_client() as client:
-        answer(await client.call_tool("interact", {"action": "navigate", "url": site.url("/hostile-pages/dialogs.html")}))
+        answer(
+            await client.call_tool("interact", {"action": "navigate", "url": site.url("/hostile-pages/dialogs.html")})
+        )
         clicked, seconds = await timed(client, "interact", {"action": "click", "selector": "#confirm"})
         assert seconds < PROMPT * 2 and answer(clicked)["dialogs"][0] == {
-            "type": "confirm", "message": "Really delete everything?", "answer": "accepted", "by": "policy"}
+            "type": "confirm",
+            "message": "Really delete everything?",
+            "answer": "accepted",
+            "by": "policy",
+        }
         assert await page_text(client, "#result") == "confirm: true"
 
         configured = answer(await client.call_tool("configure", {"action": "dialogs", "dialog_policy": "dismiss"}))
@@ -70,11 +81,13 @@ async def test_a_confirm_from_a_click_follows_the_policy(browser, site):
 async def test_with_the_report_policy_a_dialog_stays_open_every_call_names_it_and_the_agent_answers(browser, site):
     async with mcp_client() as client:
         answer(await client.call_tool("configure", {"action": "dialogs", "dialog_policy": "report"}))
-        answer(await client.call_tool("interact", {"action": "navigate", "url": site.url("/hostile-pages/dialogs.html")}))
+        answer(
+            await client.call_tool("interact", {"action": "navigate", "url": site.url("/hostile-pages/dialogs.html")})
+        )
 
         clicked, seconds = await timed(client, "interact", {"action": "click", "selector": "#prompt"})
         assert clicked.is_error and seconds < PROMPT * 2
-        assert 'A prompt dialog opened during this call on tab' in clicked.content[0].text
+        assert "A prompt dialog opened during this call on tab" in clicked.content[0].text
         assert '"New name?"' in clicked.content[0].text and "interact({action:'dialog'" in clicked.content[0].text
 
         for tool, arguments in [
@@ -89,10 +102,16 @@ async def test_with_the_report_policy_a_dialog_stays_open_every_call_names_it_an
 
         page, seconds = await timed(client, "observe", {"what": "page"})
         assert seconds < PROMPT
-        assert answer(page)["dialog"] == {"type": "prompt", "message": "New name?", "default_prompt": "untitled",
-                                          "url": site.url("/hostile-pages/dialogs.html")}
+        assert answer(page)["dialog"] == {
+            "type": "prompt",
+            "message": "New name?",
+            "default_prompt": "untitled",
+            "url": site.url("/hostile-pages/dialogs.html"),
+        }
 
-        answered = answer(await client.call_tool("interact", {"action": "dialog", "accept": True, "prompt_text": "renamed"}))
+        answered = answer(
+            await client.call_tool("interact", {"action": "dialog", "accept": True, "prompt_text": "renamed"})
+        )
         assert answered["answer"] == "accepted" and answered["prompt_text"] == "renamed"
         assert await page_text(client, "#result") == 'prompt: "renamed"'
 
@@ -104,7 +123,11 @@ async def test_with_the_report_policy_a_dialog_stays_open_every_call_names_it_an
 async def test_beforeunload_never_traps_a_navigation_the_agent_asked_for(browser, site):
     async with mcp_client() as client:
         answer(await client.call_tool("configure", {"action": "dialogs", "dialog_policy": "dismiss"}))
-        answer(await client.call_tool("interact", {"action": "navigate", "url": site.url("/hostile-pages/beforeunload.html")}))
+        answer(
+            await client.call_tool(
+                "interact", {"action": "navigate", "url": site.url("/hostile-pages/beforeunload.html")}
+            )
+        )
         answer(await client.call_tool("interact", {"action": "type", "selector": "#draft", "text": "unsaved work"}))
         result, seconds = await timed(client, "interact", {"action": "navigate", "url": site.url("/index.html")})
         nav = answer(result)
@@ -116,13 +139,18 @@ async def test_beforeunload_never_traps_a_navigation_the_agent_asked_for(browser
 async def test_a_dialog_between_calls_is_answered_by_the_policy_without_the_debugger(browser, site):
     async with mcp_client() as client:
         tab_id = await tracked_tab(client)  # (before the page: observe answers carry its alerts)
-        answer(await client.call_tool("interact", {"action": "navigate", "url": site.url("/hostile-pages/dialog-later.html?after=4000")}))
+        answer(
+            await client.call_tool(
+                "interact", {"action": "navigate", "url": site.url("/hostile-pages/dialog-later.html?after=4000")}
+            )
+        )
         await anyio.sleep(5.0)  # the load's attachment is released 3 s after it: the timer fires unattached
         tabs = {tab["id"]: tab for tab in browser.call(browser.client.tabs())["tabs"]}
         assert not tabs[tab_id]["debugger_attached"]
         page, seconds = await timed(client, "observe", {"what": "page"})
         assert seconds < PROMPT and answer(page)["dialogs"] == [
-            {"type": "confirm", "message": "Still there?", "answer": "accepted", "by": "policy"}]
+            {"type": "confirm", "message": "Still there?", "answer": "accepted", "by": "policy"}
+        ]
         assert await page_text(client, "#result") == "confirm: true"
 
 
@@ -130,7 +158,9 @@ async def test_a_dialog_that_opened_before_any_policy_is_named_and_a_navigation_
     # a tab no session has acted on yet: its alert is shown natively, and only the page announced it
     url = site.url("/hostile-pages/dialog-on-load.html")
     _client, own_tab = browser.call(browser.browsers.tab())
-    opened = browser.call(browser.client.execute(own_tab, f"!!window.open({json.dumps(url)}, '', 'popup,width=800,height=600')", [], 5000))
+    opened = browser.call(
+        browser.client.execute(own_tab, f"!!window.open({json.dumps(url)}, '', 'popup,width=800,height=600')", [], 5000)
+    )
     assert opened["script"]["result"] is True, opened
     await anyio.sleep(1.5)
     (tab,) = [t for t in browser.call(browser.client.tabs())["tabs"] if t["url"] == url]
@@ -142,7 +172,11 @@ async def test_a_dialog_that_opened_before_any_policy_is_named_and_a_navigation_
         unanswerable = await client.call_tool("interact", {"action": "dialog", "tab_id": tab["id"]})
         assert unanswerable.is_error and "opened while tabsight was not attached" in unanswerable.content[0].text
         assert "navigate" in unanswerable.content[0].text
-        moved = answer(await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html"), "tab_id": tab["id"]}))
+        moved = answer(
+            await client.call_tool(
+                "interact", {"action": "navigate", "url": site.url("/index.html"), "tab_id": tab["id"]}
+            )
+        )
         assert moved["title"] == "tabsight test page"
     browser.call(browser.client.execute(tab["id"], "window.close()", [], 5000))  # it was opened by a script
     await anyio.sleep(0.5)

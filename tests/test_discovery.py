@@ -41,9 +41,12 @@ async def run(client, script: str):
 
 async def box_of(client, css: str) -> dict:
     """The page's own rounded box of the element ``css`` selects."""
-    return await run(client, f"const r = document.querySelector({json.dumps(css)}).getBoundingClientRect(); "
-                             "return {x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), "
-                             "height: Math.round(r.height)}")
+    return await run(
+        client,
+        f"const r = document.querySelector({json.dumps(css)}).getBoundingClientRect(); "
+        "return {x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), "
+        "height: Math.round(r.height)}",
+    )
 
 
 async def click(client, label: int) -> dict:
@@ -65,9 +68,12 @@ STAND_INS = {
 
 
 async def checked(client) -> dict[str, bool]:
-    return await run(client, "const notify = document.getElementById('notify').input; "
-                             "return Object.fromEntries([...document.querySelectorAll('input[type=radio], input[type=checkbox]')]"
-                             ".map((input) => [input.id, input.checked]).concat([['notify', notify.checked]]))")
+    return await run(
+        client,
+        "const notify = document.getElementById('notify').input; "
+        "return Object.fromEntries([...document.querySelectorAll('input[type=radio], input[type=checkbox]')]"
+        ".map((input) => [input.id, input.checked]).concat([['notify', notify.checked]]))",
+    )
 
 
 async def test_a_hidden_input_is_marked_at_its_stand_in_with_its_role_name_and_state(browser, site):
@@ -80,8 +86,11 @@ async def test_a_hidden_input_is_marked_at_its_stand_in_with_its_role_name_and_s
             assert mark["state"]["checked"] is (name == "Pen"), mark
             # the box is where the page shows the control, and the selector names that element
             assert mark["bounds"] == await box_of(client, shown), (name, mark)
-            assert await run(client, f"return document.querySelector({json.dumps(mark['selector'])}) === "
-                                     f"document.querySelector({json.dumps(shown)})"), mark
+            assert await run(
+                client,
+                f"return document.querySelector({json.dumps(mark['selector'])}) === "
+                f"document.querySelector({json.dumps(shown)})",
+            ), mark
         upload = found["Upload file"]
         assert upload["role"] == "button" and upload["bounds"] == await box_of(client, "label.upload")
         # a checkbox a user sees is marked itself, once, not at its label
@@ -98,16 +107,30 @@ async def test_clicking_a_stand_in_label_operates_its_input(browser, site):
             assert clicked["target"]["name"] == name and clicked["target"]["role"] == STAND_INS[name][0]
         assert await run(client, "return window.record") == ["eraser", "bold", "wifi", "terms", "notify"]
         state = await checked(client)
-        assert state == {"pen": False, "eraser": True, "text-tool": False, "bold": True, "wifi": True,
-                         "terms": True, "remember": False, "notify": True}
+        assert state == {
+            "pen": False,
+            "eraser": True,
+            "text-tool": False,
+            "bold": True,
+            "wifi": True,
+            "terms": True,
+            "remember": False,
+            "notify": True,
+        }
 
         # the Pen label of that first annotation still stands for the Pen radio: its state changed, not its identity
         await click(client, found["Pen"]["label"])
         assert (await checked(client))["pen"] is True
         again = await marks(client)
         assert {name: again[name]["state"]["checked"] for name in STAND_INS} == {
-            "Pen": True, "Eraser": False, "Text": False, "Bold": True, "Wi-Fi": True, "Accept terms": True,
-            "Notifications": True}
+            "Pen": True,
+            "Eraser": False,
+            "Text": False,
+            "Bold": True,
+            "Wi-Fi": True,
+            "Accept terms": True,
+            "Notifications": True,
+        }
 
 
 async def test_names_come_from_slotted_text_shadow_roots_and_labels(browser, site):
@@ -155,8 +178,22 @@ async def test_each_mark_carries_the_state_a_user_reads(browser, site):
         assert state["Full name"] == {"value": "Ada Lovelace"}
         assert state["Password"] == {} and state["Empty field"] == {}  # a password's value never leaves the page
         assert state["Long text"]["value"] == "x" * 100 + "… [truncated: 150 chars]"
-        assert state["Month"] == {"value": "July", "options_total": 12, "options": [
-            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October"]}
+        assert state["Month"] == {
+            "value": "July",
+            "options_total": 12,
+            "options": [
+                "January",
+                "February",
+                "March",
+                "April",
+                "May",
+                "June",
+                "July",
+                "August",
+                "September",
+                "October",
+            ],
+        }
         assert state["Volume"] == {"value": "30"}
         assert state["City"] == {"expanded": False, "value": "Paris"}
         assert state["Fruit"] == {"options": ["Apple", "Banana", "Cherry"]}
@@ -177,8 +214,11 @@ async def test_a_code_editor_is_one_editable_mark(browser, site):
             assert editor["bounds"] == await box_of(client, editor["selector"])
         # the text an editor holds, its lines in order (Monaco keeps them in any order in its DOM)
         assert [e["state"]["value"] for e in editors] == [
-            "function ace() { return 1; }", "function cm5() { return 5;", "const cm6 = 6; export default cm6;",
-            "function monaco() { return monaco;"]
+            "function ace() { return 1; }",
+            "function cm5() { return 5;",
+            "const cm6 = 6; export default cm6;",
+            "function monaco() { return monaco;",
+        ]
         assert editors[2]["name"] == "Script" and editors[3]["name"] == "Editor content"
 
 
@@ -237,11 +277,14 @@ async def test_outside_viewport_counts_and_lists_the_nearest(browser, site):
         await goto(client, site, "discovery-outside.html")
         await run(client, "scrollTo(0, 1500)")
         observed = await observe(client)
-        page = await run(client, "const steps = [...document.querySelectorAll('#steps button')]; return {"
-                                 "above: steps.filter((b) => b.getBoundingClientRect().bottom <= 0).map((b) => b.textContent), "
-                                 "shown: steps.filter((b) => { const r = b.getBoundingClientRect(); "
-                                 "return r.bottom > 0 && r.top < innerHeight; }).map((b) => b.textContent), "
-                                 "below: steps.filter((b) => b.getBoundingClientRect().top >= innerHeight).map((b) => b.textContent)}")
+        page = await run(
+            client,
+            "const steps = [...document.querySelectorAll('#steps button')]; return {"
+            "above: steps.filter((b) => b.getBoundingClientRect().bottom <= 0).map((b) => b.textContent), "
+            "shown: steps.filter((b) => { const r = b.getBoundingClientRect(); "
+            "return r.bottom > 0 && r.top < innerHeight; }).map((b) => b.textContent), "
+            "below: steps.filter((b) => b.getBoundingClientRect().top >= innerHeight).map((b) => b.textContent)}",
+        )
         assert [a["name"] for a in observed["annotations"]] == page["shown"]
         outside = observed["outside_viewport"]
         # hidden, transparent and off-to-the-side buttons are not counted

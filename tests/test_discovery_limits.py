@@ -21,8 +21,9 @@ async def test_a_huge_deep_page_with_a_cross_origin_frame_answers_and_says_what_
     page = site.url("/discovery-limits.html").replace("127.0.0.1", "localhost") + f"?frame={frame}"
     async with mcp_client(read_timeout_seconds=60) as client:
         payload(await client.call_tool("interact", {"action": "navigate", "url": page}))
-        observed = payload(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True,
-                                                              "max_annotations": 100}))
+        observed = payload(
+            await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, "max_annotations": 100})
+        )
         names = [mark.get("name") for mark in observed["annotations"]]
         # every level of the nested shadow roots is looked into, the innermost too
         assert {f"deep {level}" for level in range(30)} <= set(names), names

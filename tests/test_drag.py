@@ -40,9 +40,12 @@ async def test_an_html5_drop_onto_a_zone_carries_the_data(drag_page):
 
 
 async def test_a_pointer_drag_moves_a_slider_point_to_point(drag_page):
-    box = await run(drag_page, "const t = document.getElementById('thumb').getBoundingClientRect();"
-                               "const k = document.getElementById('track').getBoundingClientRect();"
-                               "return {x: t.x + t.width / 2, y: t.y + t.height / 2, end: k.x + k.width * 0.75}")
+    box = await run(
+        drag_page,
+        "const t = document.getElementById('thumb').getBoundingClientRect();"
+        "const k = document.getElementById('track').getBoundingClientRect();"
+        "return {x: t.x + t.width / 2, y: t.y + t.height / 2, end: k.x + k.width * 0.75}",
+    )
     answer = await drag(drag_page, x=box["x"], y=box["y"], to_x=box["end"], to_y=box["y"])
     assert answer["html5_drag"] is False
     assert answer["source"]["role"] == "slider"
@@ -63,10 +66,14 @@ async def test_a_drag_by_labels_from_an_annotated_screenshot(drag_page):
 
 async def test_drag_arguments_are_checked(drag_page):
     for arguments, words in (
-        ({"action": "drag", "selector": "#apple"},
-         "action 'drag' needs a destination: to_label, to_selector, or to_x and to_y"),
-        ({"action": "drag", "selector": "#apple", "to_selector": "#zone", "to_x": 5, "to_y": 5},
-         "not to_selector and to_x/to_y"),
+        (
+            {"action": "drag", "selector": "#apple"},
+            "action 'drag' needs a destination: to_label, to_selector, or to_x and to_y",
+        ),
+        (
+            {"action": "drag", "selector": "#apple", "to_selector": "#zone", "to_x": 5, "to_y": 5},
+            "not to_selector and to_x/to_y",
+        ),
         ({"action": "drag", "to_selector": "#zone"}, "action 'drag' needs a target"),
         ({"action": "drag", "selector": "#apple", "to_x": 5}, "'to_x' and 'to_y' go together"),
         ({"action": "drag", "selector": "#apple", "to_label": 0}, "'to_label' is 0"),
@@ -77,14 +84,21 @@ async def test_drag_arguments_are_checked(drag_page):
         assert words in message, message
     assert await run(drag_page, "return window.drags") == []  # nothing was dragged
     # and nothing was left behind: the next drag works as the first
-    assert payload(await drag_page.call_tool(
-        "interact", {"action": "drag", "selector": "#apple", "to_selector": "#zone"}))["html5_drag"] is True
+    assert (
+        payload(
+            await drag_page.call_tool("interact", {"action": "drag", "selector": "#apple", "to_selector": "#zone"})
+        )["html5_drag"]
+        is True
+    )
 
 
-@pytest.mark.parametrize(("list_id", "html5", "before", "after"), [
-    ("native", True, ["One", "Two", "Three", "Four"], ["Two", "Three", "One", "Four"]),
-    ("fallback", False, ["Red", "Green", "Blue", "Black"], ["Green", "Blue", "Red", "Black"]),
-])
+@pytest.mark.parametrize(
+    ("list_id", "html5", "before", "after"),
+    [
+        ("native", True, ["One", "Two", "Three", "Four"], ["Two", "Three", "One", "Four"]),
+        ("fallback", False, ["Red", "Green", "Blue", "Black"], ["Green", "Blue", "Red", "Black"]),
+    ],
+)
 async def test_sortablejs_reorders_its_list(browser, realapps, list_id, html5, before, after):
     async with mcp_client() as client:
         payload(await client.call_tool("interact", {"action": "navigate", "url": f"{realapps}/pages/sortable.html"}))

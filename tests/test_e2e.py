@@ -68,7 +68,9 @@ async def test_navigate_reports_http_status_and_failures(browser, site):
     async with mcp_client() as client:
         missing = payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/status/404")}))
         assert missing["status"] == 404 and missing["title"] == "Status 404"
-        refused = await client.call_tool("interact", {"action": "navigate", "url": f"http://127.0.0.1:{closed_port()}/"})
+        refused = await client.call_tool(
+            "interact", {"action": "navigate", "url": f"http://127.0.0.1:{closed_port()}/"}
+        )
         assert refused.is_error and "ERR_CONNECTION_REFUSED" in refused.content[0].text
         slow = await client.call_tool(
             "interact", {"action": "navigate", "url": site.url("/slow?ms=4000"), "timeout": 1000}

@@ -134,9 +134,7 @@ async def test_a_custom_viewport_and_a_dark_scheme_render_so(client):
 
 
 async def test_offline_fails_requests_and_none_brings_the_network_back(client, site):
-    fetch = (
-        "fetch('/index.html', {cache: 'no-store'}).then(r => 'status ' + r.status, e => 'failed: ' + e.message)"
-    )
+    fetch = "fetch('/index.html', {cache: 'no-store'}).then(r => 'status ' + r.status, e => 'failed: ' + e.message)"
     online = await call(client, "interact", {"action": "execute", "script": fetch})
     assert online["script"]["result"] == "status 200"
 
@@ -159,8 +157,11 @@ async def test_offline_fails_requests_and_none_brings_the_network_back(client, s
 async def test_a_slow_network_is_what_the_page_measures_and_ends_with_none(client):
     # the page's Network Information API follows the emulated round trip (rounded, with up to 10 % noise)
     connection = "JSON.stringify({rtt: navigator.connection.rtt, type: navigator.connection.effectiveType})"
+
     async def measured() -> dict:
-        return json.loads((await call(client, "interact", {"action": "execute", "script": connection}))["script"]["result"])
+        return json.loads(
+            (await call(client, "interact", {"action": "execute", "script": connection}))["script"]["result"]
+        )
 
     before = await measured()
     answer = await emulate(client, network="slow-3g")
@@ -249,7 +250,8 @@ async def users_on_desktop(desktop, site, tmp_path):
 
 @pytest.mark.headed
 async def test_after_the_users_cancel_the_emulation_is_not_in_effect_and_comes_back_with_the_debugger(
-    users_on_desktop, desktop,
+    users_on_desktop,
+    desktop,
 ):
     client = users_on_desktop
     tab_id = (await call(client, "observe", {"what": "page"}))["tab_id"]

@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 EXTENSION = ROOT / "extension"
 
 # import x from '...', import {a, b} from '...' (over several lines too), export * from '...', import '...'
-STATIC = re.compile(r"""^(?:import|export)\s[\w\s{},*$]*?\bfrom\s*(['"])(.+?)\1|^import\s*(['"])(.+?)\3""", re.MULTILINE)
+STATIC = re.compile(
+    r"""^(?:import|export)\s[\w\s{},*$]*?\bfrom\s*(['"])(.+?)\1|^import\s*(['"])(.+?)\3""", re.MULTILINE
+)
 DYNAMIC = re.compile(r"""\bimport\s*\(\s*(['"`])(.+?)\1""")
 MODULE_SYNTAX = re.compile(r"^\s*(?:import|export)\b(?!\s*\()", re.MULTILINE)
 
@@ -27,8 +29,10 @@ def folders(readme: str) -> dict[str, set[str]]:
     block = re.search(r"<!-- folders -->\n(.*?)(?:\n\n|\Z)", readme, re.DOTALL)
     assert block, "extension/README.md has no <!-- folders --> table"
     rows = [line.strip().strip("|").split("|") for line in block.group(1).splitlines()[2:]]  # past header and rule
-    return {row[0].strip().strip("`").rstrip("/"): {name.rstrip("/") for name in re.findall(r"`([^`]+)`", row[-1])}
-            for row in rows}
+    return {
+        row[0].strip().strip("`").rstrip("/"): {name.rstrip("/") for name in re.findall(r"`([^`]+)`", row[-1])}
+        for row in rows
+    }
 
 
 def imports(text: str) -> list[str]:
@@ -40,7 +44,10 @@ def violations(extension: Path, table: dict[str, set[str]]) -> list[str]:
     root = extension.resolve()
     present = {path.relative_to(extension).as_posix() for path in extension.rglob("*") if path.is_dir()}
     found = [f"{folder}/ is in no row of extension/README.md's table" for folder in sorted(present - set(table))]
-    found += [f"{folder}/ is in extension/README.md's table but not in the extension" for folder in sorted(set(table) - present)]
+    found += [
+        f"{folder}/ is in extension/README.md's table but not in the extension"
+        for folder in sorted(set(table) - present)
+    ]
     for path in sorted(extension.rglob("*.js")):
         name = path.relative_to(extension).as_posix()
         folder = path.parent.relative_to(extension).as_posix()
@@ -60,7 +67,9 @@ def violations(extension: Path, table: dict[str, set[str]]) -> list[str]:
             elif not target.is_file():
                 found.append(f"{name} imports {specifier}, which is no file")
             elif (theirs := target.parent.relative_to(root).as_posix()) not in allowed:
-                found.append(f"{name} imports {target.relative_to(root).as_posix()}: {folder}/ may not import from {theirs}/")
+                found.append(
+                    f"{name} imports {target.relative_to(root).as_posix()}: {folder}/ may not import from {theirs}/"
+                )
     return found
 
 
@@ -76,8 +85,9 @@ def test_each_classic_script_is_loaded_from_the_folder_of_where_it_runs():
         world = "main-world" if entry.get("world") == "MAIN" else "isolated-world"
         assert all(name.startswith(f"content-scripts/{world}/") for name in entry["js"]), entry["js"]
         declared += entry["js"]
-    assert sorted(declared) == sorted(path.relative_to(EXTENSION).as_posix()
-                                      for path in (EXTENSION / "content-scripts").rglob("*.js"))
+    assert sorted(declared) == sorted(
+        path.relative_to(EXTENSION).as_posix() for path in (EXTENSION / "content-scripts").rglob("*.js")
+    )
     # the page library: every part, injected by the service worker in the order of its LIBRARY
     loader = (EXTENSION / "service-worker" / "page-library-calls.js").read_text()
     parts = re.findall(r"'([\w-]+)'", re.search(r"const LIBRARY = \[(.*?)\]", loader, re.DOTALL).group(1))
@@ -89,8 +99,11 @@ def test_the_check_finds_a_forbidden_import_an_import_in_a_classic_script_and_an
         (tmp_path / folder).mkdir(parents=True)
     (tmp_path / "worker" / "main.js").write_text(
         "import {\n  a,\n  b,\n} from './sub/a.js';\nimport '../library/part.js';\nexport { c } from './gone.js';\n"
-        "const later = () => import('./sub/a.js');\n")
-    (tmp_path / "worker" / "sub" / "a.js").write_text("export const a = 1; // import x from '../main.js' in a comment\n")
+        "const later = () => import('./sub/a.js');\n"
+    )
+    (tmp_path / "worker" / "sub" / "a.js").write_text(
+        "export const a = 1; // import x from '../main.js' in a comment\n"
+    )
     (tmp_path / "library" / "part.js").write_text("(() => {\n  globalThis.x = 1;\n})();\nexport const y = 2;\n")
     (tmp_path / "top.js").write_text("")
     table = {"worker": {"worker", "worker/sub"}, "worker/sub": {"worker/sub"}, "library": set(), "gone": set()}

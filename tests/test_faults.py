@@ -36,6 +36,7 @@ async def on_a_browser_of_its_own(tmp_path, url: str):
 
 async def test_host_killed_mid_request_errors_then_session_recovers(tmp_path, site):
     async with on_a_browser_of_its_own(tmp_path, site.url("/index.html")) as (client, runtime, host):
+
         async def kill_soon():
             await anyio.sleep(0.5)
             os.kill(host, signal.SIGKILL)

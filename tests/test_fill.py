@@ -51,41 +51,67 @@ async def test_a_whole_form_in_one_call(form):
     assert values["#name"] == "Ada Lovelace" and values["#birthday"] == "1815-12-10"
     assert values["#news"] is True and values["#terms"] is False and values["#dark"] is True
     assert await state(form) == {
-        "name": "Ada Lovelace", "email": "ada@example.org", "about": "Wrote the first program.\nLikes engines.",
-        "birthday": "1815-12-10", "plan": "pro", "news": True, "terms": False, "size": "l", "dark": "true",
+        "name": "Ada Lovelace",
+        "email": "ada@example.org",
+        "about": "Wrote the first program.\nLikes engines.",
+        "birthday": "1815-12-10",
+        "plan": "pro",
+        "news": True,
+        "terms": False,
+        "size": "l",
+        "dark": "true",
     }
 
 
 async def test_fields_by_label_from_an_annotation_and_values_already_there(form):
     annotated = await form.call_tool("observe", {"what": "page", "annotate_screenshot": True})
     labels = {a["selector"]: a["label"] for a in payload(annotated)["annotations"]}
-    answer = payload(await form.call_tool("interact", {"action": "fill", "fields": [
-        {"label": labels["#name"], "value": "Grace"},
-        {"label": labels["#terms"], "value": True},  # ticked already: left as it is
-    ]}))
+    answer = payload(
+        await form.call_tool(
+            "interact",
+            {
+                "action": "fill",
+                "fields": [
+                    {"label": labels["#name"], "value": "Grace"},
+                    {"label": labels["#terms"], "value": True},  # ticked already: left as it is
+                ],
+            },
+        )
+    )
     assert answer["fields"][0]["value"] == "Grace"
     assert answer["fields"][1] == {"field": f"label {labels['#terms']}", "value": True, "did": "checked already"}
     assert (await state(form))["name"] == "Grace"
 
 
 async def test_a_field_that_fails_names_itself_and_what_was_set(form):
-    message = refusal(await form.call_tool("interact", {"action": "fill", "fields": [
-        {"selector": "#name", "value": "Alan"},
-        {"selector": "#stubborn", "value": True},
-        {"selector": "#email", "value": "never@example.org"},
-    ]}))
+    message = refusal(
+        await form.call_tool(
+            "interact",
+            {
+                "action": "fill",
+                "fields": [
+                    {"selector": "#name", "value": "Alan"},
+                    {"selector": "#stubborn", "value": True},
+                    {"selector": "#email", "value": "never@example.org"},
+                ],
+            },
+        )
+    )
     assert message.startswith("fields[1] (#stubborn): ") and "unchecked again: the page refused or undid it" in message
     assert "Set before it: #name." in message
     assert (await state(form))["email"] == ""  # the fields after it were not touched
 
-    radio = refusal(await form.call_tool("interact", {"action": "fill", "fields": [
-        {"selector": "#size-s", "value": False}]}))
+    radio = refusal(
+        await form.call_tool("interact", {"action": "fill", "fields": [{"selector": "#size-s", "value": False}]})
+    )
     assert "unchecked by checking another of its group" in radio and "Nothing was set" in radio
-    wrong = refusal(await form.call_tool("interact", {"action": "fill", "fields": [
-        {"selector": "#news", "value": "yes"}]}))
+    wrong = refusal(
+        await form.call_tool("interact", {"action": "fill", "fields": [{"selector": "#news", "value": "yes"}]})
+    )
     assert "its value is true or false" in wrong
-    option = refusal(await form.call_tool("interact", {"action": "fill", "fields": [
-        {"selector": "#plan", "value": "Gold"}]}))
+    option = refusal(
+        await form.call_tool("interact", {"action": "fill", "fields": [{"selector": "#plan", "value": "Gold"}]})
+    )
     assert 'No option "Gold"' in option
 
 
@@ -96,10 +122,14 @@ async def test_fill_arguments_are_checked(form):
         ({"action": "fill", "fields": [{"value": "x"}]}, "each field needs one of 'label' or 'selector'"),
         ({"action": "fill", "fields": [{"selector": "#name"}]}, "'fields.0.value'"),
         ({"action": "fill", "fields": [{"selector": "#name", "value": "x"}] * 51}, "'fields'"),
-        ({"action": "fill", "selector": "#name", "fields": [{"selector": "#name", "value": "x"}]},
-         "action 'fill' takes no target"),
-        ({"action": "type", "text": "x", "fields": [{"selector": "#name", "value": "x"}]},
-         "'fields' is for action 'fill' only"),
+        (
+            {"action": "fill", "selector": "#name", "fields": [{"selector": "#name", "value": "x"}]},
+            "action 'fill' takes no target",
+        ),
+        (
+            {"action": "type", "text": "x", "fields": [{"selector": "#name", "value": "x"}]},
+            "'fields' is for action 'fill' only",
+        ),
     ):
         message = refusal(await form.call_tool("interact", arguments))
         assert words in message, (arguments, message)

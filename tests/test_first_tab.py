@@ -62,11 +62,14 @@ async def test_the_first_tab_goes_back_when_the_session_tracks_another_tab():
     assert len(browser.methods("tab.close")) == 1
 
 
-@pytest.mark.parametrize("work", [
-    ("interact", {"action": "navigate", "url": "http://127.0.0.1/page"}),  # it shows a page
-    ("interact", {"action": "execute", "script": "document.body.textContent = 'x'"}),  # acted on
-    ("configure", {"action": "emulate", "emulation": {"color_scheme": "dark"}}),
-])
+@pytest.mark.parametrize(
+    "work",
+    [
+        ("interact", {"action": "navigate", "url": "http://127.0.0.1/page"}),  # it shows a page
+        ("interact", {"action": "execute", "script": "document.body.textContent = 'x'"}),  # acted on
+        ("configure", {"action": "emulate", "emulation": {"color_scheme": "dark"}}),
+    ],
+)
 async def test_a_first_tab_the_session_worked_in_is_kept(work):
     browser = embedded_browser()
     session = fake_session(browser)

@@ -75,15 +75,20 @@ async def test_a_checkbox_checked_then_unchecked_by_the_same_label(browser, site
         agree = marks["I agree"]
         assert agree["role"] == "checkbox" and agree["state"] == {"checked": False}
         checked = payload(await click(client, label=agree["label"]))
-        assert checked["label_now"] == {"label": agree["label"], "role": "checkbox", "name": "I agree",
-                                        "state": {"checked": True}}
+        assert checked["label_now"] == {
+            "label": agree["label"],
+            "role": "checkbox",
+            "name": "I agree",
+            "state": {"checked": True},
+        }
         assert await run(client, "return document.getElementById('agree').checked") is True
         unchecked = payload(await click(client, label=agree["label"]))
         assert unchecked["label_now"]["state"] == {"checked": False}
         assert await run(client, "return document.getElementById('agree').checked") is False
         # fill by the same label: set, and read back
-        filled = payload(await client.call_tool("interact", {"action": "fill", "fields": [
-            {"label": agree["label"], "value": True}]}))
+        filled = payload(
+            await client.call_tool("interact", {"action": "fill", "fields": [{"label": agree["label"], "value": True}]})
+        )
         assert filled["fields"][0]["value"] is True
         assert filled["fields"][0]["label_now"]["state"] == {"checked": True}
         assert await run(client, "return document.getElementById('agree').checked") is True
@@ -143,12 +148,20 @@ async def test_a_label_renamed_by_the_page_is_not_followed_by_another_action(bro
 async def test_fill_select_and_type_answer_the_value_each_field_holds(browser, site):
     async with mcp_client() as client:
         await annotated(client, site)
-        filled = payload(await client.call_tool("interact", {"action": "fill", "fields": [
-            {"selector": "#name", "value": "Ada"},
-            {"selector": "#secret", "value": "hunter2"},
-            {"selector": "#plan", "value": "Pro plan"},
-            {"selector": "#toppings", "value": "olive"},
-        ]}))
+        filled = payload(
+            await client.call_tool(
+                "interact",
+                {
+                    "action": "fill",
+                    "fields": [
+                        {"selector": "#name", "value": "Ada"},
+                        {"selector": "#secret", "value": "hunter2"},
+                        {"selector": "#plan", "value": "Pro plan"},
+                        {"selector": "#toppings", "value": "olive"},
+                    ],
+                },
+            )
+        )
         by_field = {item["field"]: item for item in filled["fields"]}
         assert by_field["#name"]["value"] == "Ada"
         assert by_field["#secret"]["value"] is None  # never a password's
@@ -156,11 +169,14 @@ async def test_fill_select_and_type_answer_the_value_each_field_holds(browser, s
         assert (by_field["#plan"]["value"], by_field["#plan"]["text"]) == ("pro", "Pro plan")
         assert (by_field["#toppings"]["value"], by_field["#toppings"]["text"]) == (["olive"], ["Olives"])
 
-        selected = payload(await client.call_tool("interact", {"action": "select", "selector": "#plan",
-                                                               "value": "free"}))
+        selected = payload(
+            await client.call_tool("interact", {"action": "select", "selector": "#plan", "value": "free"})
+        )
         assert (selected["value"], selected["text"]) == ("free", "Free plan")
         typed = payload(await client.call_tool("interact", {"action": "type", "selector": "#name", "text": " King"}))
         assert typed["value"] == "Ada King"
-        assert await run(client, "const $ = (id) => document.getElementById(id); return [$('name').value, "
-                                 "$('plan').value, [...$('toppings').selectedOptions].map((o) => o.value)]") == [
-            "Ada King", "free", ["olive"]]
+        assert await run(
+            client,
+            "const $ = (id) => document.getElementById(id); return [$('name').value, "
+            "$('plan').value, [...$('toppings').selectedOptions].map((o) => o.value)]",
+        ) == ["Ada King", "free", ["olive"]]

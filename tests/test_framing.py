@@ -34,11 +34,19 @@ def test_byte_by_byte_feed_yields_the_same_frames():
 
 def test_header_uses_native_byte_order():
     assert HEADER.format == "=I"
-    assert encode({"a": 1})[:4] == len(b'{"a":1}').to_bytes(4, "little" if __import__("sys").byteorder == "little" else "big")
+    assert encode({"a": 1})[:4] == len(b'{"a":1}').to_bytes(
+        4, "little" if __import__("sys").byteorder == "little" else "big"
+    )
 
 
 def test_zero_length_and_bad_json_are_rejected_but_do_not_desynchronise():
-    stream = raw(b"") + raw(b"{not json") + raw(b"[1,2]") + raw("é".encode("latin-1")) + encode({"kind": "cancel", "id": "ok"})
+    stream = (
+        raw(b"")
+        + raw(b"{not json")
+        + raw(b"[1,2]")
+        + raw("é".encode("latin-1"))
+        + encode({"kind": "cancel", "id": "ok"})
+    )
     payloads = FrameDecoder().feed(stream)
     assert len(payloads) == 5
     for bad in payloads[:4]:

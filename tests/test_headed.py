@@ -71,7 +71,10 @@ async def check_every_tool(client, desktop: Desktop) -> None:
         image = Image.open(io.BytesIO(_image_bytes(shot))).convert("RGB")
         metadata = json.loads(region(shot.content[-1].text))["metadata"]
         assert image.size == (metadata["width"], metadata["height"]) == tuple(viewport), (fmt, image.size, metadata)
-        assert _near(image.getpixel((20, viewport[1] - 20)), PAGE), (fmt, "the page's background, not the window over it")
+        assert _near(image.getpixel((20, viewport[1] - 20)), PAGE), (
+            fmt,
+            "the page's background, not the window over it",
+        )
         assert _near(image.getpixel((110, 110)), BUTTON), (fmt, "the button")
 
     before = await run(client, "return window.record.clicks")
@@ -83,7 +86,9 @@ async def check_every_tool(client, desktop: Desktop) -> None:
     assert await run(client, "return scrollY") > 0
     await run(client, "scrollTo(0, 0); return 1")
 
-    typed = payload(await timed(client, "interact", {"action": "type", "selector": "#field", "text": "hidden", "clear": True}))
+    typed = payload(
+        await timed(client, "interact", {"action": "type", "selector": "#field", "text": "hidden", "clear": True})
+    )
     assert typed["value"] == "hidden"
 
 
@@ -136,15 +141,18 @@ async def test_a_right_click_leaves_no_browser_menu_open_on_the_users_screen(des
     assert set(desktop.popups()) == popups, "Chrome's context menu opened on the user's screen"
 
 
-async def test_an_upload_or_a_click_that_opens_a_file_chooser_shows_no_dialog_on_the_users_screen(desktop, headed, site, tmp_path):
+async def test_an_upload_or_a_click_that_opens_a_file_chooser_shows_no_dialog_on_the_users_screen(
+    desktop, headed, site, tmp_path
+):
     client, window = headed
     report = Path(tempfile.mkdtemp(dir=upload_folder())) / "report.txt"  # where agents put files made for an upload
     report.write_text("quarterly figures\n")
     payload(await timed(client, "interact", {"action": "navigate", "url": site.url("/upload.html")}))
     windows, cover = set(desktop.browser_windows()), desktop.cover()
     try:
-        uploaded = payload(await timed(client, "interact", {
-            "action": "upload", "selector": "#choose-avatar", "files": [str(report)]}))
+        uploaded = payload(
+            await timed(client, "interact", {"action": "upload", "selector": "#choose-avatar", "files": [str(report)]})
+        )
         assert uploaded["via"] == "chooser" and uploaded["input_files"] == [{"name": "report.txt", "size": 18}]
         clicked = payload(await timed(client, "interact", {"action": "click", "selector": "#choose-avatar"}))
         assert "kept closed" in clicked["file_chooser"]  # a plain click's chooser is kept closed too
@@ -170,13 +178,18 @@ async def test_full_page_and_element_screenshots_leave_the_page_its_scrollbar(de
     cover = desktop.cover() if covered else None
     try:
         cases = [
-            ({"fullPage": True}, (width, 5000), {(20, 20): PAGE, (150, 1550): BOX, (150, 3000): BUTTON,
-                                                 (width - 5, 1000): PAGE}),
+            (
+                {"fullPage": True},
+                (width, 5000),
+                {(20, 20): PAGE, (150, 1550): BOX, (150, 3000): BUTTON, (width - 5, 1000): PAGE},
+            ),
             ({"selector": "#box"}, (300, 150), {(0, 0): BOX, (299, 149): BOX}),  # below the fold
             ({"selector": "#tall"}, (200, 2000), {(0, 0): BUTTON, (199, 1999): BUTTON}),  # taller than the viewport
         ]
         for arguments, size, pixels in cases:
-            image = Image.open(io.BytesIO(_image_bytes(await timed(client, "screenshot", {**arguments, "format": "png"}))))
+            image = Image.open(
+                io.BytesIO(_image_bytes(await timed(client, "screenshot", {**arguments, "format": "png"})))
+            )
             image = image.convert("RGB")
             assert image.size == size, (arguments, image.size)
             for point, colour in pixels.items():
@@ -185,7 +198,9 @@ async def test_full_page_and_element_screenshots_leave_the_page_its_scrollbar(de
 
         # and the page as drawn, in a viewport capture (no debugger), has it at its right edge
         await run(client, "scrollTo(0, 0); return 1")
-        shown = Image.open(io.BytesIO(_image_bytes(await timed(client, "screenshot", {"format": "png"})))).convert("RGB")
+        shown = Image.open(io.BytesIO(_image_bytes(await timed(client, "screenshot", {"format": "png"})))).convert(
+            "RGB"
+        )
         assert not _near(shown.getpixel((width - bar // 2 - 1, height // 2)), PAGE), "no scrollbar on screen"
         assert _near(shown.getpixel((width - bar - 5, height // 2)), PAGE)
         if covered:
@@ -219,4 +234,3 @@ def _image_bytes(result) -> bytes:
 
 def _near(pixel, colour, tolerance: int = 24) -> bool:
     return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))
-

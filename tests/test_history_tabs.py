@@ -108,7 +108,10 @@ async def test_history_and_tab_arguments_are_checked(browser):
         for arguments, words in (
             ({"action": "back", "selector": "#x"}, "action 'back' takes no target (selector)"),
             ({"action": "reload", "timeout": 500}, "'timeout' is 500; allowed range for reload: 1000 to 120000"),
-            ({"action": "open_tab", "tab_id": 3}, "action 'open_tab' takes no 'tab_id'; action 'open_tab' takes url, timeout"),
+            (
+                {"action": "open_tab", "tab_id": 3},
+                "action 'open_tab' takes no 'tab_id'; action 'open_tab' takes url, timeout",
+            ),
             ({"action": "open_tab", "url": "chrome://settings"}, "allowed: an absolute http, https, file"),
             ({"action": "close_tab", "tab_id": 987654}, "No tab with id 987654"),
         ):
@@ -119,9 +122,14 @@ async def test_history_and_tab_arguments_are_checked(browser):
 async def test_open_tab_that_times_out_says_so_in_the_agents_terms_and_leaves_no_tab(browser, site):
     async with mcp_client() as client:
         known = {tab["id"] for tab in await tabs(client)}
-        message = refusal(await client.call_tool(
-            "interact", {"action": "open_tab", "url": site.url("/slow?ms=4000"), "timeout": 1500}))
+        message = refusal(
+            await client.call_tool(
+                "interact", {"action": "open_tab", "url": site.url("/slow?ms=4000"), "timeout": 1500}
+            )
+        )
         # the budget is the one asked for, blank tab included, and the tab is gone again
-        assert "Navigation timeout of 1500ms exceeded (no answer from the server yet; the new tab was closed again)" \
-            in message, message
+        assert (
+            "Navigation timeout of 1500ms exceeded (no answer from the server yet; the new tab was closed again)"
+            in message
+        ), message
         assert {tab["id"] for tab in await tabs(client)} == known

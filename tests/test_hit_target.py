@@ -45,7 +45,10 @@ async def test_buttons_that_swap_on_the_first_move_click_the_named_one(browser, 
                 target = {"label": save}
             clicked = payload(await act(client, action="click", **target))
             assert clicked["target"]["name"] == "Save"
-            assert clicked["did"] == 'click at (320, 120) (located it again: at (160, 120) the page had put <button#delete> "Delete")'
+            assert (
+                clicked["did"]
+                == 'click at (320, 120) (located it again: at (160, 120) the page had put <button#delete> "Delete")'
+            )
             record = await recorded(client)
             assert record["clicks"] == ["save"] and "delete" not in record["ups"], record
             assert record["swaps"] == 1
@@ -198,10 +201,6 @@ async def test_latency_of_a_click(browser, site):
         record = await recorded(client)
         assert record["clicks"] == ["save"] * 15
         print(f"\nclick by selector: median {statistics.median(times):.1f} ms, min {min(times):.1f} ms")
-
-
-
-
 
 
 async def test_a_delete_button_that_removes_its_own_row_is_one_successful_click(browser, site):

@@ -79,13 +79,18 @@ def framed(payload: bytes) -> bytes:
     return struct.pack("=I", len(payload)) + payload
 
 
-@given(st.lists(st.one_of(
-    st.binary(max_size=200).map(framed),  # well-framed garbage
-    st.binary(max_size=50),  # bytes that break the framing
-    JSON.map(lambda v: framed(json.dumps(v).encode())),
-    st.just(framed(b'{"kind":"request","id":"7","method":"x"}')),
-    st.just(struct.pack("=I", 0xFFFFFFF0)),  # a huge length
-), max_size=10))
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(max_size=200).map(framed),  # well-framed garbage
+            st.binary(max_size=50),  # bytes that break the framing
+            JSON.map(lambda v: framed(json.dumps(v).encode())),
+            st.just(framed(b'{"kind":"request","id":"7","method":"x"}')),
+            st.just(struct.pack("=I", 0xFFFFFFF0)),  # a huge length
+        ),
+        max_size=10,
+    )
+)
 @settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
 def test_a_channel_survives_any_stream(pieces):
     async def run():
@@ -106,8 +111,9 @@ def test_a_channel_survives_any_stream(pieces):
 
 
 #: 5,000-8,000 characters, built cheaply: drawing each character would exhaust hypothesis's entropy budget
-LONG_TEXT = st.builds(lambda piece, times: (piece * times)[:8000], st.text(min_size=1, max_size=8),
-                      st.integers(5000, 8000))
+LONG_TEXT = st.builds(
+    lambda piece, times: (piece * times)[:8000], st.text(min_size=1, max_size=8), st.integers(5000, 8000)
+)
 TOOL_KEYS = sorted({name for tool in TOOLS.values() for name in tool.params.model_json_schema()["properties"]})
 
 
@@ -125,15 +131,16 @@ def offline_session(tmp_path, monkeypatch):
     tool=st.sampled_from(sorted(TOOLS)),
     arguments=st.dictionaries(st.sampled_from(TOOL_KEYS) | st.text(max_size=8), JSON | LONG_TEXT, max_size=6),
 )
-@settings(max_examples=60, deadline=None, suppress_health_check=[
-    HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 def test_any_arguments_give_an_answer_never_an_exception(offline_session, tool, arguments):
     result = asyncio.run(call(offline_session, tool, arguments))
     if result.is_error:
         (block,) = result.content
         assert len(block.text) < 4000, block.text[:300]  # a 5,000-character argument is not echoed back whole
-
-
 
 
 @pytest.mark.anyio

@@ -29,7 +29,9 @@ async def test_a_url_screenshot_of_a_busy_page_answers_within_its_timeout_with_i
         # the bound is the capture's: the front's own loading (its first request after the opening one waits for
         # the SDK and the tools, some 0.7-1.2 s on this machine) is not timed
         await client.list_tools()
-        result, seconds = await timed(client, "screenshot", {"url": site.url(f"/hostile-pages/{page}"), "timeout": 5000})
+        result, seconds = await timed(
+            client, "screenshot", {"url": site.url(f"/hostile-pages/{page}"), "timeout": 5000}
+        )
         assert result.is_error and seconds < 5 + 2, (seconds, result.content[0].text)
         # the load timed out, or the busy page gave no frame to capture: either way the answer says so
         assert "timeout of 5000" in result.content[0].text.lower() or "no frame" in result.content[0].text
@@ -45,16 +47,24 @@ async def test_a_crashed_tab_is_named_as_one_and_navigating_recovers_it(browser,
     # the crash must not take the suite's shared tab with it; opened by a script so that it can close itself
     url = site.url("/index.html").replace("127.0.0.1", "localhost")
     _client, own_tab = browser.call(browser.browsers.tab())
-    opened = browser.call(browser.client.execute(own_tab, f"!!window.open({json.dumps(url + '?crash')}, '', 'popup,width=800,height=600')", [], 5000))
+    opened = browser.call(
+        browser.client.execute(
+            own_tab, f"!!window.open({json.dumps(url + '?crash')}, '', 'popup,width=800,height=600')", [], 5000
+        )
+    )
     assert opened["script"]["result"] is True, opened
     await anyio.sleep(1.0)
     (tab,) = [t["id"] for t in browser.call(browser.client.tabs())["tabs"] if t["url"].endswith("?crash")]
     async with mcp_client() as client:
-        crash, seconds = await timed(client, "interact", {"action": "execute", "tab_id": tab,
-                                                          "cdp": [{"method": "Page.crash", "params": {}}]})
+        crash, seconds = await timed(
+            client, "interact", {"action": "execute", "tab_id": tab, "cdp": [{"method": "Page.crash", "params": {}}]}
+        )
         assert crash.is_error and "crashed" in crash.content[0].text and seconds < 2, (seconds, crash.content[0].text)
-        for tool, arguments in [("observe", {"what": "page", "tab_id": tab}), ("screenshot", {"tab_id": tab}),
-                                ("interact", {"action": "click", "x": 10, "y": 10, "tab_id": tab})]:
+        for tool, arguments in [
+            ("observe", {"what": "page", "tab_id": tab}),
+            ("screenshot", {"tab_id": tab}),
+            ("interact", {"action": "click", "x": 10, "y": 10, "tab_id": tab}),
+        ]:
             result, seconds = await timed(client, tool, arguments)
             assert result.is_error and seconds < 2, (tool, seconds)
             assert "crashed" in result.content[0].text and "navigate" in result.content[0].text, result.content[0].text

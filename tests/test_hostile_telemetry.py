@@ -56,8 +56,16 @@ async def test_a_page_cannot_forge_entries_alerts_or_a_tab_closing(browser, site
     heard = Notifications()
     answers = []
     async with mcp_client(mode="legacy", logging_callback=heard) as client:
-        await client.call_tool("configure", {"action": "streaming", "streaming_action": "enable", "events": ["all"],
-                                             "throttle_seconds": 1, "severity_min": "info"})
+        await client.call_tool(
+            "configure",
+            {
+                "action": "streaming",
+                "streaming_action": "enable",
+                "events": ["all"],
+                "throttle_seconds": 1,
+                "severity_min": "info",
+            },
+        )
         since = answer(await client.call_tool("observe", {"what": "errors", "limit": 1}))["cursor"]
         dropped_before = browser.call(browser.client.status())["telemetry"]["dropped"]
 
@@ -91,8 +99,10 @@ async def test_a_page_cannot_forge_entries_alerts_or_a_tab_closing(browser, site
             assert seen[role] == f"{role}: stolen=0 adopted=0 seen=0 leaked=0 called=none", seen
         assert re.match(r"planted: stolen=\d+ ", seen["planted"]), seen
 
-        items = {what: [i for i in host_telemetry(browser, what, tab_id) if i["seq"] > since]
-                 for what in ("logs", "network", "vitals")}
+        items = {
+            what: [i for i in host_telemetry(browser, what, tab_id) if i["seq"] > since]
+            for what in ("logs", "network", "vitals")
+        }
         answers.append(await client.call_tool("observe", {"what": "errors", "since": since}))
         answers.append(await client.call_tool("observe", {"what": "alerts"}))
         await asyncio.sleep(1.5)
@@ -127,8 +137,11 @@ async def test_a_page_cannot_forge_entries_alerts_or_a_tab_closing(browser, site
     assert "Broken page error" in logs and "GENUINE final" in logs
 
     # what the page genuinely did arrived, text intact, patched or not, before or after document.open()
-    phases = {"top": ("early", "patched", "late"), "frame": ("early", "patched", "late"),
-              "reopened": ("early", "patched", "late", "after open")}
+    phases = {
+        "top": ("early", "patched", "late"),
+        "frame": ("early", "patched", "late"),
+        "reopened": ("early", "patched", "late", "after open"),
+    }
     for role, when in phases.items():
         for phase in when:
             where = f"{role} {phase}" if phase != "after open" else "reopened after open"
@@ -140,5 +153,7 @@ async def test_a_page_cannot_forge_entries_alerts_or_a_tab_closing(browser, site
         assert f"GENUINE console error (hijacked {phase})" in logs
     exception = next(e for e in items["logs"] if e["text"] == "Uncaught TypeError: GENUINE exception (top late)")
     assert exception["source"].startswith(page) and "GENUINE exception (top late)" in exception["stack"]
-    assert ("GET", 503) in {(e["method"], e.get("status")) for e in items["network"] if e["url"].endswith("/status/503")}
+    assert ("GET", 503) in {
+        (e["method"], e.get("status")) for e in items["network"] if e["url"].endswith("/status/503")
+    }
     assert any(record["url"] == page and "fcp" in record["values"] for record in items["vitals"]), items["vitals"]

@@ -27,23 +27,34 @@ CHOSEN_HERE = re.compile(
 def test_no_module_but_images_encodes_an_image_or_chooses_a_quality():
     found = [
         f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}"
-        for path in sorted(PACKAGE.rglob("*.py")) if path.name != "images.py"
-        for number, line in enumerate(path.read_text().splitlines(), 1) if CHOSEN_HERE.search(line)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.name != "images.py"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if CHOSEN_HERE.search(line)
     ]
     assert found == [], "ask images.ENCODINGS / images.encode by purpose instead"
     # the pattern does find what it is for
-    assert all(CHOSEN_HERE.search(line) for line in (
-        'picture.save(out, "JPEG")', "QUALITY = 60", "quality: int = Field(default=80, ge=1)",
-        "images.reencoded(pic, format, quality or 80)", 'await client.capture(tab_id, "png")',
-    ))
+    assert all(
+        CHOSEN_HERE.search(line)
+        for line in (
+            'picture.save(out, "JPEG")',
+            "QUALITY = 60",
+            "quality: int = Field(default=80, ge=1)",
+            "images.reencoded(pic, format, quality or 80)",
+            'await client.capture(tab_id, "png")',
+        )
+    )
 
 
 def test_the_screenshot_tools_defaults_are_the_tables():
     # (the configuration table cannot ask images.py, which loads Pillow, for them: it holds the same values)
     shot = images.ENCODINGS["screenshot"]
     defaults = config.load({})
-    assert (defaults[config.TABSIGHT_DEFAULT_FORMAT], defaults[config.TABSIGHT_DEFAULT_QUALITY]) == (
-        shot.format, shot.quality) == ("webp", 80)
+    assert (
+        (defaults[config.TABSIGHT_DEFAULT_FORMAT], defaults[config.TABSIGHT_DEFAULT_QUALITY])
+        == (shot.format, shot.quality)
+        == ("webp", 80)
+    )
     schema = ScreenshotParams.model_json_schema()["properties"]
     assert (schema["format"]["default"], schema["quality"]["default"]) == ("webp", 80)
 
@@ -54,11 +65,14 @@ def pillow(img: Image.Image, fmt: str, **options) -> bytes:
     return out.getvalue()
 
 
-@pytest.mark.parametrize(("purpose", "fmt", "options"), [
-    ("annotated", "JPEG", {"quality": 80, "subsampling": 0}),
-    ("diff", "JPEG", {"quality": 80}),
-    ("screenshot", "WEBP", {"quality": 80, "method": 0}),
-])
+@pytest.mark.parametrize(
+    ("purpose", "fmt", "options"),
+    [
+        ("annotated", "JPEG", {"quality": 80, "subsampling": 0}),
+        ("diff", "JPEG", {"quality": 80}),
+        ("screenshot", "WEBP", {"quality": 80, "method": 0}),
+    ],
+)
 def test_each_purpose_encodes_as_it_always_did(purpose, fmt, options):
     img = Image.merge("RGB", [Image.effect_noise((320, 200), sigma) for sigma in (20, 40, 60)])
     assert images.encode(img, purpose) == pillow(img, fmt, **options)

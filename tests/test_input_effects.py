@@ -58,7 +58,10 @@ async def test_value_inputs_take_the_value_with_input_and_change_events(browser,
         # submit: Enter in the field, after the value is set
         submitted = payload(await act(client, action="type", selector="#when", text="2024-06-30", submit=True))
         assert submitted["did"] == "set its value (input and change events), then Enter"
-        assert await run(client, "return [document.querySelector('#when').value, window.submitted]") == ["2024-06-30", 1]
+        assert await run(client, "return [document.querySelector('#when').value, window.submitted]") == [
+            "2024-06-30",
+            1,
+        ]
 
 
 BAD_VALUES = [
@@ -84,7 +87,9 @@ async def test_a_value_in_the_wrong_format_is_refused_naming_the_format_and_chan
         await goto(client, site.url("/inputs.html"))
         before = await run(client, f"return document.querySelector('#{element_id}').value")
         message = refusal(await act(client, action="type", selector=f"#{element_id}", text=text))
-        assert f'Invalid text for <input#{element_id}>' in message and f"{json.dumps(text)} (allowed: {allowed}" in message
+        assert (
+            f"Invalid text for <input#{element_id}>" in message and f"{json.dumps(text)} (allowed: {allowed}" in message
+        )
         assert await run(client, f"return document.querySelector('#{element_id}').value") == before
         assert await events(client, element_id) == []
 
@@ -143,7 +148,10 @@ async def test_typing_that_does_not_take_effect_never_says_typed(browser, site):
         locked = refusal(await act(client, action="type", selector="#locked", text="changed"))
         assert "<input#locked> is read-only: it takes no typing" in locked
         plain = refusal(await act(client, action="type", selector="#plain", text="changed"))
-        assert "<div#plain> takes no typing; target an input, a textarea, a contenteditable element or a code editor" in plain
+        assert (
+            "<div#plain> takes no typing; target an input, a textarea, a contenteditable element or a code editor"
+            in plain
+        )
         box = refusal(await act(client, action="type", selector="#agree", text="yes"))
         assert "<input#agree> is an <input type=checkbox>, which takes no typing (click it instead)" in box
         select = refusal(await act(client, action="type", selector="#size", text="Large"))
@@ -152,7 +160,10 @@ async def test_typing_that_does_not_take_effect_never_says_typed(browser, site):
         digits = refusal(await act(client, action="type", selector="#digits", text="12ab"))
         assert '#digits (<input> "Digits only") did not take the text: it still holds ""' in digits
         assert await run(client, "return [locked.value, plain.textContent, digits.value, agree.checked]") == [
-            "fixed", "Just text", "", False,
+            "fixed",
+            "Just text",
+            "",
+            False,
         ]
         # nothing focused: no selector, and nothing to type into
         await run(client, "document.activeElement.blur()")
@@ -192,9 +203,12 @@ async def test_a_select_only_combobox_is_opened_and_its_option_clicked(browser, 
         await goto(client, site.url("/inputs.html"))
         chosen = payload(await act(client, action="select", selector="#fruit", value="Banana"))
         assert chosen["did"] == 'selected "Banana"' and chosen["value"] == "Banana"
-        page = await run(client, """return {
+        page = await run(
+            client,
+            """return {
             shows: fruit.textContent, expanded: fruit.getAttribute('aria-expanded'),
-            selected: [...document.querySelectorAll('#fruit-list [aria-selected=true]')].map((o) => o.id)}""")
+            selected: [...document.querySelectorAll('#fruit-list [aria-selected=true]')].map((o) => o.id)}""",
+        )
         assert page == {"shows": "Banana", "expanded": "false", "selected": ["fruit-banana"]}
         assert await events(client, "fruit") == [["change", None]]
         again = payload(await act(client, action="select", selector="#fruit", value="Banana"))
@@ -208,8 +222,11 @@ async def test_an_editable_combobox_opens_with_arrow_down_and_takes_the_option(b
         await goto(client, site.url("/inputs.html"))
         chosen = payload(await act(client, action="select", selector="#city", value="Lima"))
         assert chosen["value"] == "Lima"
-        assert await run(client, "return [city.value, document.querySelector('#city-lima').getAttribute('aria-selected')]") == [
-            "Lima", "true",
+        assert await run(
+            client, "return [city.value, document.querySelector('#city-lima').getAttribute('aria-selected')]"
+        ) == [
+            "Lima",
+            "true",
         ]
 
 
@@ -261,7 +278,9 @@ async def test_typing_into_a_code_editor_changes_its_real_value(browser, realapp
         assert appended["value"].endswith("let added = f(3);"), appended
         # an element inside the editor stands for the editor
         inner = {"ace": ".ace_content", "cm5": ".CodeMirror-scroll", "monaco": ".view-lines"}[editor]
-        replaced = payload(await act(client, action="type", selector=f"#{editor} {inner}", text="x = [1, 2];", clear=True))
+        replaced = payload(
+            await act(client, action="type", selector=f"#{editor} {inner}", text="x = [1, 2];", clear=True)
+        )
         assert await run(client, f"return {read}") == "x = [1, 2];"
         assert replaced["value"] == "x = [1, 2];" and replaced["did"].endswith("after clearing")
 
@@ -309,10 +328,13 @@ async def test_typing_into_a_frame_of_another_site_says_it_was_sent_not_typed(br
         await run(client, "document.querySelector('#other-site').scrollIntoView({block: 'end'})")
         # the framed page is laid out as the top one: its #name is at the same place inside the (unscrolled)
         # frame as in the top document, wherever the top page is scrolled to now
-        x, y = await run(client, """const frame = document.querySelector('#other-site').getBoundingClientRect();
+        x, y = await run(
+            client,
+            """const frame = document.querySelector('#other-site').getBoundingClientRect();
             const name = document.querySelector('#name').getBoundingClientRect();
             return [frame.left + scrollX + name.left + name.width / 2,
-                    frame.top + scrollY + name.top + name.height / 2]""")
+                    frame.top + scrollY + name.top + name.height / 2]""",
+        )
         # The frame's renderer takes the click in its own time, and keys sent before its field has the focus go
         # nowhere: typed once the frame says #name is focused, and still is 300 ms later. On a loaded machine
         # headless Chromium was seen to move the focus out of the frame again ~20 ms after a click that reached
@@ -342,7 +364,9 @@ async def test_typing_into_a_frame_of_another_site_says_it_was_sent_not_typed(br
                 break
         assert focused is True, f"clicks at {x}, {y} did not keep the frame's #name focused (its log: {focused})"
         sent = payload(await act(client, action="type", text="Ada"))
-        assert sent["did"] == "sent 3 characters into a cross-origin frame (what it holds cannot be read from this page)"
+        assert (
+            sent["did"] == "sent 3 characters into a cross-origin frame (what it holds cannot be read from this page)"
+        )
         assert "value" not in sent and sent["target"]["tag"] == "iframe"
         # the frame's own renderer takes the keys in its own time (a loaded machine: later than the answer): asked
         # until it holds them, or 5 s have passed

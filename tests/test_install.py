@@ -88,8 +88,8 @@ class Machine:
         code = commands.run_doctor(out, home=self.home, processes=lambda: list(processes), hosts=scan, **options)
         lines = out.getvalue().splitlines()
         configuration = commands.configuration_lines(config.current())
-        assert lines[:len(configuration)] == configuration
-        return code, lines[len(configuration):]
+        assert lines[: len(configuration)] == configuration
+        return code, lines[len(configuration) :]
 
     def snapshot(self) -> set[Path]:
         return {path for top in (self.home, self.data) if top.exists() for path in [top, *top.rglob("*")]}
@@ -104,13 +104,16 @@ def load_extension(user_data: Path, profile: str = "Default", file: str = "Prefe
     """What Chrome writes in a profile's preferences once the extension is loaded unpacked."""
     folder = user_data / profile
     folder.mkdir(parents=True, exist_ok=True)
-    settings = {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": {"path": "/elsewhere", "location": 1},
-                EXTENSION_ID: {"path": str(extension_dir()), "location": 4, **entry}}
+    settings = {
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": {"path": "/elsewhere", "location": 1},
+        EXTENSION_ID: {"path": str(extension_dir()), "location": 4, **entry},
+    }
     (folder / file).write_text(json.dumps({"extensions": {"settings": settings}}))
 
 
-def fake_host(version: str = tabsight.__version__, extension_version: str | None = tabsight.__version__,
-              pid: int = 4242) -> frames.Hello:
+def fake_host(
+    version: str = tabsight.__version__, extension_version: str | None = tabsight.__version__, pid: int = 4242
+) -> frames.Hello:
     """A running host's hello, as the runtime folder's socket answers it."""
     extension = None
     if extension_version is not None:
@@ -183,14 +186,17 @@ def test_install_points_mcp_clients_at_the_tabsight_beside_python(machine: Machi
     snippets = dict(commands.mcp_client_snippets(commands.tabsight_command()))
 
     assert snippets["Claude Code, in a shell"] == f"claude mcp add tabsight -- '{command}' mcp"
-    assert json.loads(snippets["Cursor, ~/.cursor/mcp.json"]) == {"mcpServers": {"tabsight": {"command": command, "args": ["mcp"]}}}
+    assert json.loads(snippets["Cursor, ~/.cursor/mcp.json"]) == {
+        "mcpServers": {"tabsight": {"command": command, "args": ["mcp"]}}
+    }
     assert json.loads(snippets["VS Code, .vscode/mcp.json in the workspace"]) == {
         "servers": {"tabsight": {"type": "stdio", "command": command, "args": ["mcp"]}}
     }
     assert snippets["Codex, ~/.codex/config.toml"] == f'[mcp_servers.tabsight]\ncommand = "{command}"\nargs = ["mcp"]'
     assert snippets["Gemini CLI, in a trusted folder"] == f"gemini mcp add tabsight '{command}' mcp"
     assert json.loads(snippets["Claude Desktop, claude_desktop_config.json"]) == {
-        "mcpServers": {"tabsight": {"command": command, "args": ["mcp"]}}}
+        "mcpServers": {"tabsight": {"command": command, "args": ["mcp"]}}
+    }
     assert snippets["Claude Code, in a shell"] in machine.install()
 
 
@@ -229,8 +235,10 @@ def test_the_command_line_takes_repeated_user_data_dirs(machine: Machine, capsys
     out = capsys.readouterr().out
     for folder in (first, second):
         assert f"ok    --user-data-dir {folder}: manifest at" in out
-    assert f"FAIL  --user-data-dir {third}: no host manifest at {third}/NativeMessagingHosts/dev.tabsight.host.json" \
+    assert (
+        f"FAIL  --user-data-dir {third}: no host manifest at {third}/NativeMessagingHosts/dev.tabsight.host.json"
         f"  -> fix: run `tabsight install --user-data-dir {third}`" in out
+    )
 
 
 def test_uninstall_leaves_nothing_behind(machine: Machine) -> None:
@@ -256,7 +264,9 @@ def test_doctor_catches_a_broken_manifest(machine: Machine) -> None:
     machine.install()
     chrome, chromium, brave = machine.manifests().values()
     content = json.loads(chrome.read_text())
-    chrome.write_text(json.dumps(content | {"allowed_origins": ["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"]}))
+    chrome.write_text(
+        json.dumps(content | {"allowed_origins": ["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"]})
+    )
     chromium.write_text("{not json")
     brave.unlink()
 
@@ -264,7 +274,9 @@ def test_doctor_catches_a_broken_manifest(machine: Machine) -> None:
 
     assert code == 1
     links = failures(lines)[:3]
-    assert links[0].startswith("FAIL  Google Chrome: allowed_origins is ['chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/']")
+    assert links[0].startswith(
+        "FAIL  Google Chrome: allowed_origins is ['chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/']"
+    )
     assert f"Chromium: {chromium} is not valid JSON" in links[1]
     assert f"Brave: no host manifest at {brave}" in links[2]
     assert all(line.endswith("-> fix: run `tabsight install`") for line in links)
@@ -294,8 +306,10 @@ def test_doctor_all_good_names_the_browser_its_folder_and_profile(machine: Machi
         f"note  Chromium: extension not loaded in any profile of {machine.home / '.config/chromium'}",
         f"note  Brave: extension not loaded in any profile of {machine.home / '.config/BraveSoftware/Brave-Browser'}",
     ]
-    assert f"ok    connected: Chromium 156.0, browser pid 100, user data dir {machine.chrome}, profile Profile 1 " \
+    assert (
+        f"ok    connected: Chromium 156.0, browser pid 100, user data dir {machine.chrome}, profile Profile 1 "
         "(profile id p1); host pid 4242 runs tabsight 0.1.0" in lines
+    )
     assert lines[-1] == "ok    all good: tabsight reaches 1 browser"
 
 
@@ -407,9 +421,11 @@ def test_doctor_notes_other_browsers_when_one_is_connected(machine: Machine) -> 
     code, lines = machine.doctor([running(100), host_process(4242, browser=100), running(200, brave)], scan)
 
     assert code == 0, lines
-    assert f"note  Brave is running (pid 200, user data dir {machine.home / '.config/BraveSoftware/Brave-Browser'}) " \
-        "without the tabsight extension  -> fix: in Brave open chrome://extensions, turn on Developer mode, click " \
+    assert (
+        f"note  Brave is running (pid 200, user data dir {machine.home / '.config/BraveSoftware/Brave-Browser'}) "
+        "without the tabsight extension  -> fix: in Brave open chrome://extensions, turn on Developer mode, click "
         f"Load unpacked and pick {extension_dir()}" in lines
+    )
     assert "note  socket host-77.sock refused connections: its host is gone, doctor removed the socket" in lines
     assert lines[-1] == "ok    all good: tabsight reaches 1 browser"
 
@@ -449,13 +465,24 @@ def test_processes_come_from_proc(tmp_path: Path) -> None:
 
 def test_macos_browsers_come_from_ps(tmp_path: Path) -> None:
     app = "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"
-    helper = "/Applications/Google Chrome.app/Contents/Frameworks/Google Chrome Framework.framework/Helpers/" \
+    helper = (
+        "/Applications/Google Chrome.app/Contents/Frameworks/Google Chrome Framework.framework/Helpers/"
         "Google Chrome Helper (Renderer).app/Contents/MacOS/Google Chrome Helper (Renderer)"
-    listing = f"  501     1 {app}\n  502   501 {helper} --type=renderer --lang=en\n" \
+    )
+    listing = (
+        f"  501     1 {app}\n  502   501 {helper} --type=renderer --lang=en\n"
         f"  600     1 /Applications/Brave Browser.app/Contents/MacOS/Brave Browser --user-data-dir=/Users/me/my brave --no-first-run\n"
+    )
     processes = parse_ps(listing)
-    assert processes[2] == Process(600, 1, ("/Applications/Brave Browser.app/Contents/MacOS/Brave Browser",
-                                            "--user-data-dir=/Users/me/my brave", "--no-first-run"))
+    assert processes[2] == Process(
+        600,
+        1,
+        (
+            "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser",
+            "--user-data-dir=/Users/me/my brave",
+            "--no-first-run",
+        ),
+    )
     found = running_browsers(processes, "darwin", tmp_path)
     assert [(b.pid, b.name, b.user_data, b.explicit) for b in found] == [
         (501, "Google Chrome", tmp_path / "Library/Application Support/Google/Chrome", False),
@@ -501,16 +528,30 @@ def test_found_browsers_follow_xdg_config_home(machine: Machine, tmp_path: Path)
 
 def test_every_channel_is_found_and_a_folder_of_manifests_alone_is_not_a_browser(tmp_path: Path) -> None:
     config = tmp_path / ".config"
-    channels = ["google-chrome-beta", "google-chrome-unstable", "google-chrome-canary", "google-chrome-for-testing",
-                "microsoft-edge-beta", "microsoft-edge-dev", "BraveSoftware/Brave-Browser-Nightly", "opera"]
+    channels = [
+        "google-chrome-beta",
+        "google-chrome-unstable",
+        "google-chrome-canary",
+        "google-chrome-for-testing",
+        "microsoft-edge-beta",
+        "microsoft-edge-dev",
+        "BraveSoftware/Brave-Browser-Nightly",
+        "opera",
+    ]
     for folder in channels:
         (config / folder / "Default").mkdir(parents=True)
     (config / "chromium/NativeMessagingHosts").mkdir(parents=True)  # written for another browser: not a use
     (config / "vivaldi").mkdir()  # empty: not a use either
     found = detect.detect(tmp_path, {"PATH": ""}, "linux").found
     assert [b.name for b in found] == [
-        "Google Chrome Beta", "Google Chrome Dev", "Google Chrome Canary", "Google Chrome for Testing",
-        "Brave Nightly", "Microsoft Edge Beta", "Microsoft Edge Dev", "Opera",
+        "Google Chrome Beta",
+        "Google Chrome Dev",
+        "Google Chrome Canary",
+        "Google Chrome for Testing",
+        "Brave Nightly",
+        "Microsoft Edge Beta",
+        "Microsoft Edge Dev",
+        "Opera",
     ]
 
 
@@ -520,7 +561,10 @@ def test_macos_folders_include_arc_and_brave_also_gets_chromes_folder(tmp_path: 
         (support / folder / "Default").mkdir(parents=True)
     found = {b.name: b for b in detect.detect(tmp_path, {"PATH": ""}, "darwin").found}
     assert list(found) == ["Brave", "Microsoft Edge Canary", "Opera", "Arc"]
-    assert detect.manifest_path(found["Arc"], tmp_path) == support / "Arc/User Data/NativeMessagingHosts/dev.tabsight.host.json"
+    assert (
+        detect.manifest_path(found["Arc"], tmp_path)
+        == support / "Arc/User Data/NativeMessagingHosts/dev.tabsight.host.json"
+    )
     assert detect.manifest_paths(found["Brave"], tmp_path) == [
         support / "BraveSoftware/Brave-Browser/NativeMessagingHosts/dev.tabsight.host.json",
         support / "Google/Chrome/NativeMessagingHosts/dev.tabsight.host.json",
@@ -559,12 +603,14 @@ def test_doctor_is_all_good_with_the_real_browser(browser, tmp_path: Path) -> No
     """`tabsight install` then `tabsight doctor`, as a user runs them, while the session's headless Chromium runs."""
     env = front_env(HOME=str(tmp_path / "home"), TABSIGHT_DATA_DIR=str(tmp_path / "data"))
     env.pop("XDG_CONFIG_HOME", None)
-    install = subprocess.run([sys.executable, "-m", "tabsight", "install"], env=env, capture_output=True, text=True,
-                             timeout=60)
+    install = subprocess.run(
+        [sys.executable, "-m", "tabsight", "install"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert install.returncode == 0, install.stdout + install.stderr
 
-    doctor = subprocess.run([sys.executable, "-m", "tabsight", "doctor"], env=env, capture_output=True, text=True,
-                            timeout=60)
+    doctor = subprocess.run(
+        [sys.executable, "-m", "tabsight", "doctor"], env=env, capture_output=True, text=True, timeout=60
+    )
 
     lines = doctor.stdout.splitlines()
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr

@@ -25,11 +25,15 @@ async def browsers_listed(client) -> list[dict]:
 
 
 async def test_isolated_sessions_keep_cookies_and_storage_to_themselves_and_end_with_their_browser(
-        browser, site, runtime_dir):
+    browser, site, runtime_dir
+):
     page = site.url("/index.html")
     before = set(host_pids(runtime_dir))
-    async with mcp_client(front_env(**ISOLATED)) as first, mcp_client(front_env(**ISOLATED)) as second, \
-            mcp_client() as shared:
+    async with (
+        mcp_client(front_env(**ISOLATED)) as first,
+        mcp_client(front_env(**ISOLATED)) as second,
+        mcp_client() as shared,
+    ):
         for client in (first, second, shared):
             payload(await client.call_tool("interact", {"action": "navigate", "url": page}))
         assert await script(first, KEEP) == 1
@@ -44,8 +48,11 @@ async def test_isolated_sessions_keep_cookies_and_storage_to_themselves_and_end_
         listed_by_shared = {listed["browser"] for listed in await browsers_listed(shared)}
         assert not listed_by_shared & {own_first["browser"], own_second["browser"]}
         # nor can they move there
-        message = refusal(await shared.call_tool(
-            "configure", {"action": "track", "tab_id": own_first["tabs"][0]["id"], "browser": own_first["browser"]}))
+        message = refusal(
+            await shared.call_tool(
+                "configure", {"action": "track", "tab_id": own_first["tabs"][0]["id"], "browser": own_first["browser"]}
+            )
+        )
         assert "No tab with id" in message, message
         theirs = set(host_pids(runtime_dir)) - before
         assert len(theirs) == 2  # a browser (and its host) each

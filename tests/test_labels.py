@@ -30,9 +30,12 @@ async def open_list(client, site) -> dict:
 
 async def page_state(client) -> dict:
     """What the page saw: the items toggled, and which checkboxes are ticked now."""
-    return await run(client, "return {toggled: window.record.toggled, renders: window.record.renders, "
-                             "ticked: [...document.querySelectorAll('#list li')]"
-                             ".filter((li) => li.querySelector('input').checked).map((li) => li.dataset.item)}")
+    return await run(
+        client,
+        "return {toggled: window.record.toggled, renders: window.record.renders, "
+        "ticked: [...document.querySelectorAll('#list li')]"
+        ".filter((li) => li.querySelector('input').checked).map((li) => li.dataset.item)}",
+    )
 
 
 async def click(client, label: int):
@@ -48,7 +51,9 @@ async def test_a_label_from_before_a_hash_route_render_is_refused_and_ticks_noth
         state = await page_state(client)
         assert state["renders"] == 2 and state["toggled"] == []
         # the trap: the selector the label was drawn with now names the other item's checkbox
-        now = await run(client, f"return document.querySelector({json.dumps(milk['selector'])}).closest('li').dataset.item")
+        now = await run(
+            client, f"return document.querySelector({json.dumps(milk['selector'])}).closest('li').dataset.item"
+        )
         assert now == "Walk dog"
 
         message = refusal(await click(client, milk["label"]))
@@ -72,7 +77,9 @@ async def test_a_label_still_works_after_a_harmless_scroll(browser, site):
         dog = marks["Walk dog"]
         scrolled = payload(await client.call_tool("interact", {"action": "scroll", "delta_y": 30}))
         assert scrolled["did"] == "scrolled by (0, 30)"
-        top = await run(client, "return document.querySelector('[data-item=\"Walk dog\"] input').getBoundingClientRect().top")
+        top = await run(
+            client, "return document.querySelector('[data-item=\"Walk dog\"] input').getBoundingClientRect().top"
+        )
         assert top < dog["bounds"]["y"]  # it moved: the page scrolled under the label
 
         clicked = payload(await click(client, dog["label"]))
@@ -85,8 +92,10 @@ async def test_a_label_whose_element_was_replaced_by_an_identical_one_is_refused
         marks = await open_list(client, site)
         payload(await click(client, marks["Refresh"]["label"]))
         # the same list, drawn again: the label's selector still names a "Buy milk" checkbox, a new one
-        again = await run(client, f"return document.querySelector({json.dumps(marks['Buy milk']['selector'])})"
-                                  ".closest('li').dataset.item")
+        again = await run(
+            client,
+            f"return document.querySelector({json.dumps(marks['Buy milk']['selector'])}).closest('li').dataset.item",
+        )
         assert again == "Buy milk"
 
         message = refusal(await click(client, marks["Buy milk"]["label"]))
@@ -120,4 +129,5 @@ async def test_a_selector_copied_from_the_annotation_stands_for_the_element_it_m
         clicked = payload(await client.call_tool("interact", {"action": "click", "selector": milk}))
         assert clicked["target"]["role"] == "checkbox"
         assert (await page_state(client))["toggled"] == [
-            await run(client, f"return document.querySelector({json.dumps(milk)}).closest('li').dataset.item")]
+            await run(client, f"return document.querySelector({json.dumps(milk)}).closest('li').dataset.item")
+        ]

@@ -41,8 +41,9 @@ async def test_a_held_press_deletes_where_a_click_does_not(browser, page):
         assert clicked["did"].startswith("click at")
         assert await execute(client, STATE) == ["hold the button to delete", True]
 
-        held = answer(await client.call_tool(
-            "interact", {"action": "long_press", "label": button["label"], "hold_ms": 900}))
+        held = answer(
+            await client.call_tool("interact", {"action": "long_press", "label": button["label"], "hold_ms": 900})
+        )
         assert held["did"].startswith("long press (900 ms) at"), held
         assert await execute(client, STATE) == ["deleted", False]
 

@@ -18,7 +18,8 @@ WITH_MODES = [tool for tool in TOOLS.values() if tool.modes]
 
 def test_docs_tools_md_is_made_from_the_tools():
     assert DOCS.read_text() == render(), (
-        "docs/tools.md is stale: run `python -m tabsight.tools.reference > docs/tools.md`")
+        "docs/tools.md is stale: run `python -m tabsight.tools.reference > docs/tools.md`"
+    )
 
 
 @pytest.mark.parametrize("tool", WITH_MODES, ids=lambda tool: tool.name)
@@ -57,7 +58,8 @@ def test_an_argument_a_mode_does_not_take_is_named_with_what_it_does_take():
         interact.parse({"action": "press", "key": "Enter", "delta_y": 100})
     assert str(refused.value) == (
         "Invalid arguments: 'delta_y' is for action 'scroll' only, not 'press'; action 'press' takes label, selector, "
-        "x, y, key, tab_id")
+        "x, y, key, tab_id"
+    )
 
 
 def test_the_discriminator_lists_each_mode_once_with_its_summary():

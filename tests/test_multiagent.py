@@ -56,8 +56,11 @@ async def test_each_agent_works_in_a_tab_of_its_own_and_acts_on_anothers_only_on
         assert seen["url"].endswith("/index.html")
         shot = await beta.call_tool("screenshot", {"tab_id": theirs["id"]})
         assert not shot.is_error and shot.content[0].type == "image"
-        message = refusal(await beta.call_tool("interact", {
-            "action": "navigate", "url": site.url("/other.html"), "tab_id": theirs["id"]}))
+        message = refusal(
+            await beta.call_tool(
+                "interact", {"action": "navigate", "url": site.url("/other.html"), "tab_id": theirs["id"]}
+            )
+        )
         assert f"Tab {theirs['id']} belongs to alpha (session " in message
         assert "configure({action:'take_over', tab_id})" in message
         assert message.endswith(" [tab_owned]")  # the refusal's code, last
@@ -70,8 +73,9 @@ async def test_each_agent_works_in_a_tab_of_its_own_and_acts_on_anothers_only_on
         refused = await alpha.call_tool("interact", {"action": "reload"})
         assert refused.is_error and f"Tab {theirs['id']} belongs to beta" in refused.content[0].text
         told = await alpha.call_tool("observe", {"what": "page"})
-        assert any(f"Tab {theirs['id']} was taken over by beta" in block.text
-                   for block in told.content if block.type == "text")
+        assert any(
+            f"Tab {theirs['id']} was taken over by beta" in block.text for block in told.content if block.type == "text"
+        )
         assert (await tabs_of(alpha))[theirs["id"]]["owner"]["client"] == "beta"
 
 
@@ -82,7 +86,8 @@ async def test_a_shared_tab_is_leased_to_the_agent_acting_there_and_the_other_fa
         opened = payload(await alpha.call_tool("interact", {"action": "open_tab", "url": site.url("/clicks.html")}))
         shared = opened["tab_id"]
         assert payload(await alpha.call_tool("configure", {"action": "release", "tab_id": shared})) == {
-            "released": shared}
+            "released": shared
+        }
         payload(await beta.call_tool("configure", {"action": "track", "tab_id": shared}))
         slow = {"action": "execute", "script": "await new Promise((done) => setTimeout(done, 2500)); return 1"}
 
@@ -164,11 +169,13 @@ async def test_four_agents_that_each_work_in_a_tab_they_opened_hold_four_tabs(br
         if index % 2:  # a look at the tab it has: its first, made for it then
             blank = await client.call_tool("screenshot", {})
             assert not blank.is_error and blank.content[0].type == "image"
-        opened = payload(await client.call_tool(
-            "interact", {"action": "open_tab", "url": site.url(f"/clicks.html?agent={index}")}))
+        opened = payload(
+            await client.call_tool("interact", {"action": "open_tab", "url": site.url(f"/clicks.html?agent={index}")})
+        )
         assert opened["tracked"]["tab_id"] == opened["tab_id"]
         assert payload(await client.call_tool("interact", {"action": "click", "selector": "#target"}))[
-            "did"].startswith("click at (")
+            "did"
+        ].startswith("click at (")
         shot = await client.call_tool("screenshot", {})
         assert not shot.is_error and shot.content[0].type == "image"
         assert payload(await client.call_tool("observe", {"what": "page"}))["url"].endswith(f"?agent={index}")
@@ -188,8 +195,9 @@ async def test_four_agents_that_each_work_in_a_tab_they_opened_hold_four_tabs(br
 
         wait_until(settled, 10)
         figures = f"{len(held)} tabs, {len(renderers)} renderer processes: {held}"
-        assert sorted(tab["owner"]["client"] for tab in held.values()) == [f"agent-{index}" for index in range(4)], \
+        assert sorted(tab["owner"]["client"] for tab in held.values()) == [f"agent-{index}" for index in range(4)], (
             figures
+        )
         assert all(tab["url"].endswith(f"?agent={tab['owner']['client'][-1]}") for tab in held.values()), figures
         assert len(renderers) <= 4, figures
         print(f"four agents hold {figures}")

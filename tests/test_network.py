@@ -40,8 +40,11 @@ async def requests_after(client, since: int, paths: list[str], **query) -> dict[
     """The tab's requests after cursor ``since``, by path and query, once all of ``paths`` are there."""
 
     async def listed():
-        found = payload(await client.call_tool(
-            "observe", {"what": "network", "requests": "all", "since": since, "limit": 200, **query}))
+        found = payload(
+            await client.call_tool(
+                "observe", {"what": "network", "requests": "all", "since": since, "limit": 200, **query}
+            )
+        )
         by_path = {item["url"].split("127.0.0.1", 1)[1].split("/", 1)[1]: item for item in found["items"]}
         return by_path if all(path in by_path for path in paths) else None
 
@@ -104,8 +107,9 @@ async def test_every_request_is_listed_and_one_request_gives_its_redacted_header
         assert "base64" not in shown and "binary_bodies" in shown["note"]
         asked = (await detail(client, binary["id"], include=["response_body"], binary_bodies=True))["response_body"]
         assert base64.b64decode(asked["base64"]) == BINARY
-        capped = (await detail(client, binary["id"], include=["response_body"], binary_bodies=True,
-                               max_body_chars=100))["response_body"]
+        capped = (
+            await detail(client, binary["id"], include=["response_body"], binary_bodies=True, max_body_chars=100)
+        )["response_body"]
         assert base64.b64decode(capped["base64"]) == BINARY[:75] and "cut" in capped
 
         # a GET has no body; an image's response body is not kept, and the answer says why
@@ -134,11 +138,15 @@ async def test_a_hundred_requests_list_in_one_answer(browser, site):
         await navigate(client, site.url("/index.html"))
         since = payload(await client.call_tool("observe", {"what": "network", "limit": 1}))["cursor"]
         script = "await Promise.all([...Array(100).keys()].map((n) => fetch(`/text?chars=10&n=${n}`))); return 1;"
-        assert payload(await client.call_tool("interact", {"action": "execute", "script": script}))["script"]["result"] == 1
+        assert (
+            payload(await client.call_tool("interact", {"action": "execute", "script": script}))["script"]["result"]
+            == 1
+        )
         paths = [f"text?chars=10&n={n}" for n in range(100)]
         await requests_after(client, since, paths)
-        result = await client.call_tool("observe", {"what": "network", "requests": "all", "since": since,
-                                                    "limit": 100, "url": "/text?chars=10&n="})
+        result = await client.call_tool(
+            "observe", {"what": "network", "requests": "all", "since": since, "limit": 100, "url": "/text?chars=10&n="}
+        )
         items = payload(result)["items"]
         assert len(items) == 100 and all(item["status"] == 200 and item["size"] == 10 for item in items)
         print(f"100 requests: {len(result.content[0].text)} characters")
@@ -155,8 +163,9 @@ async def kept_bodies(client, since: int, numbers: range) -> int:
     listed = await requests_after(client, since, [f"text?chars=33000&n={n}" for n in numbers])
     kept = 0
     for n in numbers:
-        body = (await detail(client, listed[f"text?chars=33000&n={n}"]["id"], include=["response_body"],
-                             max_body_chars=100))["response_body"]
+        body = (
+            await detail(client, listed[f"text?chars=33000&n={n}"]["id"], include=["response_body"], max_body_chars=100)
+        )["response_body"]
         kept += body.get("chars") == 33000 and body["content"].startswith("x" * 100)
     return kept
 
@@ -170,9 +179,12 @@ async def test_the_bodies_of_requests_a_script_makes_in_execute_and_just_after_a
         for n in range(10):  # one request per call, its body read by the script: the last thing it does
             ran = payload(await client.call_tool("interact", {"action": "execute", "script": READ_ONE.format(n=n)}))
             assert ran["script"]["result"] == 33000, ran
-        together = ("const texts = await Promise.all([...Array(10).keys()].map((k) => "
-                    "fetch(`/text?chars=33000&n=${k + 10}`).then((answer) => answer.text())));\n"
-                    + LATER.format(n=20) + "\nreturn texts.map((text) => text.length);")
+        together = (
+            "const texts = await Promise.all([...Array(10).keys()].map((k) => "
+            "fetch(`/text?chars=33000&n=${k + 10}`).then((answer) => answer.text())));\n"
+            + LATER.format(n=20)
+            + "\nreturn texts.map((text) => text.length);"
+        )
         ran = payload(await client.call_tool("interact", {"action": "execute", "script": together}))
         assert ran["script"]["result"] == [33000] * 10, ran
         kept = await kept_bodies(client, since, range(21))
@@ -187,8 +199,11 @@ async def test_the_bodies_of_requests_around_execute_cdp_steps_are_kept(browser,
         await navigate(client, site.url("/index.html"))
         since = payload(await client.call_tool("observe", {"what": "network", "limit": 1}))["cursor"]
         script = LATER.format(n=31) + "\n" + READ_ONE.format(n=30)
-        ran = payload(await client.call_tool("interact", {
-            "action": "execute", "script": script, "cdp": [{"method": "Page.getLayoutMetrics"}]}))
+        ran = payload(
+            await client.call_tool(
+                "interact", {"action": "execute", "script": script, "cdp": [{"method": "Page.getLayoutMetrics"}]}
+            )
+        )
         assert ran["script"]["result"] == 33000 and "result" in ran["cdp"][0], ran
         kept = await kept_bodies(client, since, range(30, 32))
         print(f"execute with cdp steps: {kept} of 2 response bodies kept")

@@ -58,8 +58,11 @@ async def aim(client, desktop, selector: str) -> tuple[int, int]:
     user(desktop, "mousemove", "600", "500", "click", "1")
     user(desktop, "mousemove", "610", "505")
     origin = await until(client, "return window.record.screen", "the page to see the pointer")
-    box = await run(client, f"const r = document.querySelector('{selector}').getBoundingClientRect(); "
-                            "return [r.left + r.width / 2, r.top + r.height / 2]")
+    box = await run(
+        client,
+        f"const r = document.querySelector('{selector}').getBoundingClientRect(); "
+        "return [r.left + r.width / 2, r.top + r.height / 2]",
+    )
     return round(origin["x"] + box[0]), round(origin["y"] + box[1])
 
 
@@ -99,9 +102,12 @@ async def test_the_user_points_at_a_button_and_the_agent_gets_it(headed, desktop
 
     # a page's own (untrusted) clicks during a pick choose nothing, and the pick goes on
     await start_pick(client, desktop)
-    await run(client, "document.querySelector('#save').click(); "
-                      "document.querySelector('tabsight-picker').dispatchEvent(new MouseEvent('click', "
-                      "{bubbles: true, composed: true, clientX: 250, clientY: 170})); return true")
+    await run(
+        client,
+        "document.querySelector('#save').click(); "
+        "document.querySelector('tabsight-picker').dispatchEvent(new MouseEvent('click', "
+        "{bubbles: true, composed: true, clientX: 250, clientY: 170})); return true",
+    )
     assert await run(client, "return !!document.querySelector('tabsight-picker')"), "a synthetic click ended the pick"
     assert payload(await client.call_tool("observe", {"what": "picked"}))["picks"] == []
 
@@ -115,10 +121,16 @@ async def test_the_user_points_at_a_button_and_the_agent_gets_it(headed, desktop
     (pick,) = answer["picks"]
     assert pick["note"] == "make it green"
     assert pick["role"] == "button" and pick["name"] == "Save" and pick["url"].endswith("/picker.html")
-    assert await run(client, f"const all = document.querySelectorAll({pick['selector']!r}); "
-                             "return all.length === 1 && all[0] === document.querySelector('#save')")
-    rect = await run(client, "const r = document.querySelector('#save').getBoundingClientRect(); "
-                             "return {x: r.left, y: r.top, width: r.width, height: r.height, dpr: devicePixelRatio}")
+    assert await run(
+        client,
+        f"const all = document.querySelectorAll({pick['selector']!r}); "
+        "return all.length === 1 && all[0] === document.querySelector('#save')",
+    )
+    rect = await run(
+        client,
+        "const r = document.querySelector('#save').getBoundingClientRect(); "
+        "return {x: r.left, y: r.top, width: r.width, height: r.height, dpr: devicePixelRatio}",
+    )
     assert pick["bounds"] == {key: round(rect[key]) for key in ("x", "y", "width", "height")}
     styles = pick["styles"]
     assert styles["background-color"] == "rgb(0, 90, 200)" and styles["font-size"] == "20px"
@@ -131,11 +143,15 @@ async def test_the_user_points_at_a_button_and_the_agent_gets_it(headed, desktop
     assert picture.getpixel((5, 5)) == (0, 90, 200), "the button's own pixels, without the picker's highlight"
     # the alert names the element and the note, on this answer or the one before
     texts = [alert["title"] for alert in alerts if alert["category"] == "picked"]
-    assert any(t.startswith('The user pointed at <button> "Save" on http') and t.endswith(": make it green")
-               for t in texts), alerts
+    assert any(
+        t.startswith('The user pointed at <button> "Save" on http') and t.endswith(": make it green") for t in texts
+    ), alerts
     # the page got no event of the picking click: its only click is its own synthetic one
     assert await run(client, "return window.record") == {
-        "clicks": 1, "trusted_clicks": 0, "mousedowns": 0, "screen": await run(client, "return window.record.screen"),
+        "clicks": 1,
+        "trusted_clicks": 0,
+        "mousedowns": 0,
+        "screen": await run(client, "return window.record.screen"),
     }
 
 
@@ -146,12 +162,23 @@ def _report(**changes) -> dict:
     png = io.BytesIO()
     Image.new("RGB", (160, 60), (0, 90, 200)).save(png, "PNG")
     report = {
-        "tab_id": 7, "url": "http://127.0.0.1:8000/app?token=ghp_" + "a" * 36, "title": "App", "selector": "#save",
-        "tag": "button", "role": "button", "name": "Save", "text": "Save",
+        "tab_id": 7,
+        "url": "http://127.0.0.1:8000/app?token=ghp_" + "a" * 36,
+        "title": "App",
+        "selector": "#save",
+        "tag": "button",
+        "role": "button",
+        "name": "Save",
+        "text": "Save",
         "bounds": {"x": 200, "y": 150, "width": 160, "height": 60},
         "styles": {"display": "inline-block", "background-color": "rgb(0, 90, 200)"},
         "note": "make it green",
-        "image": {"data": base64.b64encode(png.getvalue()).decode(), "mime_type": "image/png", "width": 160, "height": 60},
+        "image": {
+            "data": base64.b64encode(png.getvalue()).decode(),
+            "mime_type": "image/png",
+            "width": 160,
+            "height": 60,
+        },
     }
     return report | changes
 
@@ -162,8 +189,9 @@ def test_a_pick_is_an_alert_naming_the_element_the_page_and_the_note():
     picks.receive(_report())
     (alert,) = alerts
     assert alert.category == "picked" and alert.severity == "warning" and alert.source == "user"
-    assert alert.title == ('The user pointed at <button> "Save" on http://127.0.0.1:8000/app?token=[REDACTED]: '
-                           "make it green")
+    assert alert.title == (
+        'The user pointed at <button> "Save" on http://127.0.0.1:8000/app?token=[REDACTED]: make it green'
+    )
     assert "selector #save" in alert.detail and alert.tab_id == 7
     (kept,) = picks.query()["items"]
     assert kept["bounds"] == {"x": 200, "y": 150, "width": 160, "height": 60}

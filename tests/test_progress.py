@@ -199,6 +199,7 @@ async def test_the_sdk_client_hears_the_tool_handlers_phases_in_process():
     client_heard = {name: Heard() for name in calls}
 
     async with Client(build_server(fake_session(SlowFake(1.2)))) as client:
+
         async def call(name: str) -> None:
             tool, arguments = calls[name]
             result = await client.call_tool(tool, arguments, progress_callback=client_heard[name])
@@ -245,10 +246,19 @@ async def test_slow_calls_report_at_least_once_a_second(browser, site):
 
         # an element that appears 3 s from now
         await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html")})
-        await client.call_tool("interact", {"action": "execute", "script": (
-            "setTimeout(() => document.body.append(Object.assign(document.createElement('p'), "
-            "{id: 'appears', textContent: 'here'})), 3000); return true")})
-        _, heard = await call_heard(client, "interact", {"action": "wait_for", "selector": "#appears", "timeout": 10000})
+        await client.call_tool(
+            "interact",
+            {
+                "action": "execute",
+                "script": (
+                    "setTimeout(() => document.body.append(Object.assign(document.createElement('p'), "
+                    "{id: 'appears', textContent: 'here'})), 3000); return true"
+                ),
+            },
+        )
+        _, heard = await call_heard(
+            client, "interact", {"action": "wait_for", "selector": "#appears", "timeout": 10000}
+        )
         heard.check("waiting for #appears to be visible", "of at most 10 s")
         assert heard.took > 2.5
         wait_for = heard
@@ -257,13 +267,20 @@ async def test_slow_calls_report_at_least_once_a_second(browser, site):
         heard.check(f"loading {site.url('/slow?ms=3000')} in a window of its own until its network is idle")
         url_shot = heard
 
-        _, heard = await call_heard(client, "interact", {
-            "action": "execute", "script": "await new Promise(done => setTimeout(done, 3000)); return 'slept'"})
+        _, heard = await call_heard(
+            client,
+            "interact",
+            {"action": "execute", "script": "await new Promise(done => setTimeout(done, 3000)); return 'slept'"},
+        )
         heard.check("running the script")
         execute = heard
 
-    for name, heard in (("navigate", navigate), ("wait_for", wait_for), ("url screenshot", url_shot),
-                        ("execute", execute)):
+    for name, heard in (
+        ("navigate", navigate),
+        ("wait_for", wait_for),
+        ("url screenshot", url_shot),
+        ("execute", execute),
+    ):
         print(f"{name}: {len(heard.reports)} reports in {heard.took:.1f} s: {heard.messages()}")
 
 

@@ -36,10 +36,25 @@ PARAMS = {
 }
 #: what each version's capabilities imply, beyond the handshake (initialize, server/discover)
 ANSWERED = {
-    "2025-06-18": {"ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
-                   "resources/subscribe", "resources/unsubscribe", "logging/setLevel"},
-    "2026-07-28": {"tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
-                   "subscriptions/listen"},
+    "2025-06-18": {
+        "ping",
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "logging/setLevel",
+    },
+    "2026-07-28": {
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "subscriptions/listen",
+    },
 }
 ANSWERED["2025-11-25"] = ANSWERED["2025-06-18"]
 
@@ -47,8 +62,11 @@ ANSWERED["2025-11-25"] = ANSWERED["2025-06-18"]
 def implied(version: str, capabilities: dict) -> set[str]:
     """The methods the spec defines at ``version`` that ``capabilities`` (as the server declared them) imply."""
     resources = capabilities.get("resources")
-    listen = resources is not None and resources.get("subscribe") or any(
-        (capabilities.get(name) or {}).get("listChanged") for name in ("tools", "resources", "prompts"))
+    listen = (
+        resources is not None
+        and resources.get("subscribe")
+        or any((capabilities.get(name) or {}).get("listChanged") for name in ("tools", "resources", "prompts"))
+    )
     needs = {
         "ping": True,
         "tools/": "tools" in capabilities,
@@ -82,8 +100,12 @@ def raw(tmp_path):
 def listen(raw: RawServer, **notifications) -> int:
     """Opens a subscriptions/listen stream; its id, once the server acknowledged it."""
     request_id = raw.start("subscriptions/listen", {"notifications": notifications})
-    ack = raw.wait_other(lambda m: m.get("method") == "notifications/subscriptions/acknowledged"
-                         and m["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == request_id)
+    ack = raw.wait_other(
+        lambda m: (
+            m.get("method") == "notifications/subscriptions/acknowledged"
+            and m["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == request_id
+        )
+    )
     assert ack["params"]["notifications"] == notifications
     return request_id
 
@@ -125,12 +147,16 @@ def test_what_is_not_declared_or_not_in_the_version_is_method_not_found(raw, ver
 
 def test_an_initialize_offering_2026_07_28_is_answered_with_2025_11_25(raw):
     """2026-07-28 has no handshake: a client that offers it in initialize gets the newest handshake version."""
-    answer = raw.ask("initialize", {"protocolVersion": MODERN, "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}})
+    answer = raw.ask(
+        "initialize", {"protocolVersion": MODERN, "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
+    )
     assert answer["result"]["protocolVersion"] == "2025-11-25"
 
 
 def streaming_status(raw: RawServer) -> dict:
-    answer = raw.ask("tools/call", {"name": "configure", "arguments": {"action": "streaming", "streaming_action": "status"}})
+    answer = raw.ask(
+        "tools/call", {"name": "configure", "arguments": {"action": "streaming", "streaming_action": "status"}}
+    )
     assert not answer["result"].get("isError"), answer
     return json.loads(region(answer["result"]["content"][0]["text"]))
 
@@ -149,7 +175,10 @@ def test_a_handshake_client_is_told_pushes_come_as_log_messages_and_resource_upd
     raw.ask("logging/setLevel", {"level": "critical"})
     silent = delivery(raw)
     assert not silent["pushed"] and silent["via"] == []
-    assert "logging/setLevel (critical)" in silent["note"] and "ride on your next observe answers as _alerts" in silent["note"]
+    assert (
+        "logging/setLevel (critical)" in silent["note"]
+        and "ride on your next observe answers as _alerts" in silent["note"]
+    )
     raw.ask("resources/subscribe", {"uri": ALERTS_URI})
     subscribed = delivery(raw)
     assert subscribed["pushed"] and subscribed["via"] == [f"notifications/resources/updated {ALERTS_URI}"]
@@ -171,7 +200,10 @@ def test_a_2026_client_is_told_pushes_reach_it_only_once_it_listens_to_the_alert
     # what Claude Code does: listen for list changes only
     lists = listen(raw, toolsListChanged=True, resourcesListChanged=True)
     elsewhere = delivery(raw)
-    assert not elsewhere["pushed"] and "it listens (subscriptions/listen) for other notifications only" in elsewhere["note"]
+    assert (
+        not elsewhere["pushed"]
+        and "it listens (subscriptions/listen) for other notifications only" in elsewhere["note"]
+    )
     alerts = listen(raw, resourceSubscriptions=[ALERTS_URI])
     heard = delivery(raw)
     assert heard["pushed"] and heard["via"] == [f"subscriptions/listen: notifications/resources/updated {ALERTS_URI}"]
@@ -218,11 +250,15 @@ def test_a_cancelled_tool_call_stops_in_the_browser_and_frees_the_session(browse
     raw = RawServer(env=front_env())
     try:
         raw.open(version)
-        navigated = raw.ask("tools/call", {"name": "interact", "arguments": {"action": "navigate", "url": site.url("/index.html")}}, 60)
+        navigated = raw.ask(
+            "tools/call", {"name": "interact", "arguments": {"action": "navigate", "url": site.url("/index.html")}}, 60
+        )
         assert not navigated["result"].get("isError"), navigated
         before = host_requests(browser)
-        waiting = raw.start("tools/call", {"name": "interact", "arguments": {
-            "action": "wait_for", "selector": "#never-there", "timeout_ms": 60_000}})
+        waiting = raw.start(
+            "tools/call",
+            {"name": "interact", "arguments": {"action": "wait_for", "selector": "#never-there", "timeout_ms": 60_000}},
+        )
         until(lambda: host_requests(browser)["in_flight"] >= 1, 10, "the wait never reached the host")
         time.sleep(1)  # past the quick requests before it (which tab): the wait itself is in the browser
         assert host_requests(browser)["in_flight"] == 1 and not raw.others
@@ -230,12 +266,18 @@ def test_a_cancelled_tool_call_stops_in_the_browser_and_frees_the_session(browse
         raw.notify("notifications/cancelled", {"requestId": waiting, "reason": "the user pressed Esc"})
         # the session answers at once, tool calls included
         assert "result" in raw.ask("tools/list", timeout=2)
-        found = raw.ask("tools/call", {"name": "interact", "arguments": {
-            "action": "wait_for", "selector": "body", "timeout_ms": 5_000}}, timeout=5)
+        found = raw.ask(
+            "tools/call",
+            {"name": "interact", "arguments": {"action": "wait_for", "selector": "body", "timeout_ms": 5_000}},
+            timeout=5,
+        )
         assert not found["result"].get("isError"), found
         # the front told the host, the host the extension, and the extension stopped (it answered cancelled)
-        after = until(lambda: (r := host_requests(browser))["cancel_confirmed"] > before["cancel_confirmed"] and r,
-                      5, "the extension never confirmed the cancel")
+        after = until(
+            lambda: (r := host_requests(browser))["cancel_confirmed"] > before["cancel_confirmed"] and r,
+            5,
+            "the extension never confirmed the cancel",
+        )
         assert after["cancelled"] == before["cancelled"] + 1 and after["in_flight"] == 0
         assert time.monotonic() - started < 5
         # a cancelled request is never answered
@@ -300,7 +342,9 @@ async def test_the_sdk_client_on_the_handshake_versions_gets_the_pushes_it_is_to
         assert updates == [ALERTS_URI]
         content = (await client.read_resource(ALERTS_URI)).contents[0]
         assert [a["title"] for a in json.loads(region(content.text))["alerts"]][-2:] == [
-            f"logged on {version}: failed", f"subscribed on {version}: failed"]
+            f"logged on {version}: failed",
+            f"subscribed on {version}: failed",
+        ]
 
 
 @pytest.mark.browser
@@ -324,10 +368,14 @@ async def test_the_sdk_client_on_2026_is_told_where_pushes_do_not_reach_and_gets
         assert [a["title"] for a in pending] == ["unheard: failed"]
 
         async with client.listen(tools_list_changed=True):
-            status = answer_of(await client.call_tool("configure", {"action": "streaming", "streaming_action": "status"}))
+            status = answer_of(
+                await client.call_tool("configure", {"action": "streaming", "streaming_action": "status"})
+            )
             assert not status["delivery"]["pushed"] and "other notifications only" in status["delivery"]["note"]
         async with client.listen(resource_subscriptions=[ALERTS_URI]) as subscription:
-            status = answer_of(await client.call_tool("configure", {"action": "streaming", "streaming_action": "status"}))
+            status = answer_of(
+                await client.call_tool("configure", {"action": "streaming", "streaming_action": "status"})
+            )
             assert status["delivery"]["pushed"]
             await anyio.sleep(1.1)  # the throttle's window
             ci_alert(browser, "heard")
@@ -337,4 +385,3 @@ async def test_the_sdk_client_on_2026_is_told_where_pushes_do_not_reach_and_gets
                     break
         content = (await client.read_resource(ALERTS_URI)).contents[0]
         assert [a["title"] for a in json.loads(region(content.text))["alerts"]] == ["unheard: failed", "heard: failed"]
-

@@ -61,10 +61,16 @@ SECRETS: list[tuple[str, str, str]] = [
     ("PGPASSWORD in env", "PGPASSWORD={S} psql -h db", fake(16)),
     ("csrftoken cookie pair", "csrftoken={S}", fake(32)),
     ("pwd in a connection string", "Server=db;Uid=app;Pwd={S};", fake(14)),
-    ("Azure storage AccountKey", "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={S};"
-                                 "EndpointSuffix=core.windows.net", fake(86, BASE64) + "=="),
-    ("Azure Service Bus SharedAccessKey", "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=root;"
-                                          "SharedAccessKey={S}", fake(43, BASE64) + "="),
+    (
+        "Azure storage AccountKey",
+        "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={S};EndpointSuffix=core.windows.net",
+        fake(86, BASE64) + "==",
+    ),
+    (
+        "Azure Service Bus SharedAccessKey",
+        "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey={S}",
+        fake(43, BASE64) + "=",
+    ),
     # headers and credentials
     ("Authorization: Basic header", "Authorization: Basic {S}", "dXNlcjpwYXNz" + fake(8, BASE64) + "="),
     ("Authorization: Bearer header", "Authorization: Bearer {S}", fake(40, URLSAFE)),
@@ -91,10 +97,12 @@ SECRETS: list[tuple[str, str, str]] = [
     ("GitLab personal access token", "clone {S}", "glpat-" + fake(20, URLSAFE)),
     ("Slack bot token", "slack {S}", f"xoxb-{fake(12, string.digits)}-{fake(12, string.digits)}-{fake(24)}"),
     ("Slack webhook", "post https://hooks.slack.com/services/{S} failed", SLACK_HOOK),
-    ("Discord webhook", f"POST https://discord.com/api/webhooks/{fake(18, string.digits)}/{S} 400",
-     DISCORD_HOOK),
-    ("Microsoft Teams webhook", "https://acme.webhook.office.com/webhookb2/{S}",
-     f"{fake(8, HEX)}-{fake(4, HEX)}@{fake(8, HEX)}/IncomingWebhook/{fake(32, HEX)}"),
+    ("Discord webhook", f"POST https://discord.com/api/webhooks/{fake(18, string.digits)}/{S} 400", DISCORD_HOOK),
+    (
+        "Microsoft Teams webhook",
+        "https://acme.webhook.office.com/webhookb2/{S}",
+        f"{fake(8, HEX)}-{fake(4, HEX)}@{fake(8, HEX)}/IncomingWebhook/{fake(32, HEX)}",
+    ),
     ("Stripe secret key", "stripe {S}", "sk_live_" + fake(24)),
     ("Stripe restricted key", "stripe {S}", "rk_live_" + fake(24)),
     ("Stripe webhook secret", "whsec {S}", "whsec_" + fake(32)),
@@ -136,8 +144,11 @@ SECRETS: list[tuple[str, str, str]] = [
     ("Heroku API key", "heroku {S}", "HRKU-AA" + fake(58, URLSAFE)),
     ("Meta access token", "graph {S}", "EAAG" + fake(150)),
     ("Dropbox token", "dropbox {S}", "sl." + fake(135, URLSAFE)),
-    ("1Password secret key", "1p {S}", "A3-" + "-".join(fake(n, string.ascii_uppercase + string.digits)
-                                                      for n in (6, 11, 5, 5, 5))),
+    (
+        "1Password secret key",
+        "1p {S}",
+        "A3-" + "-".join(fake(n, string.ascii_uppercase + string.digits) for n in (6, 11, 5, 5, 5)),
+    ),
     ("Brevo API key", "brevo {S}", f"xkeysib-{fake(64, HEX)}-{fake(16)}"),
     ("Artifactory API key", "jfrog {S}", "AKCp" + fake(69)),
     ("Fly.io token", "fly {S}", "fo1_" + fake(43, URLSAFE)),
@@ -166,19 +177,30 @@ SECRETS: list[tuple[str, str, str]] = [
     ("query X-Amz-Signature", "https://bucket.s3.amazonaws.com/a.png?X-Amz-Signature={S}", fake(64, HEX)),
     ("Azure SAS sig", "https://acme.blob.core.windows.net/c/b?sv=2022-11-02&sig={S}", fake(43, BASE64)),
     ("GitHub token under a harmless parameter", "https://example.com/hook?ref={S}&page=2", "ghp_" + fake(36)),
-    ("percent-encoded token under a harmless parameter", "https://example.com/?next={S}",
-     "%2Fcallback%3Ftoken%3D" + fake(24)),
-    ("fragment access_token", "https://app.example.com/cb#access_token={S}&token_type=Bearer",
-     fake(40, URLSAFE)),
+    (
+        "percent-encoded token under a harmless parameter",
+        "https://example.com/?next={S}",
+        "%2Fcallback%3Ftoken%3D" + fake(24),
+    ),
+    ("fragment access_token", "https://app.example.com/cb#access_token={S}&token_type=Bearer", fake(40, URLSAFE)),
     ("fragment id_token", "https://app.example.com/cb#state=xyz&id_token={S}", JWT),
     ("fragment route with code", "https://app.example.com/#/callback?code={S}", fake(20)),
     # pairs: the partner of a half that says what it is, without a name of its own
-    ("AWS secret access key next to its key ID", f"aws creds AKIA{fake(16, string.ascii_uppercase + '234567')} {S}",
-     fake(40, BASE64)),
-    ("AWS secret access key before its key ID", f"{S} / ASIA{fake(16, string.ascii_uppercase + '234567')}",
-     fake(40, BASE64)),
-    ("AWS key pair on lines of their own", f"Access key ID\nAKIA{fake(16, string.ascii_uppercase)}\n"
-                                           "Secret access key\n{S}\nShow", fake(40, BASE64)),
+    (
+        "AWS secret access key next to its key ID",
+        f"aws creds AKIA{fake(16, string.ascii_uppercase + '234567')} {S}",
+        fake(40, BASE64),
+    ),
+    (
+        "AWS secret access key before its key ID",
+        f"{S} / ASIA{fake(16, string.ascii_uppercase + '234567')}",
+        fake(40, BASE64),
+    ),
+    (
+        "AWS key pair on lines of their own",
+        f"Access key ID\nAKIA{fake(16, string.ascii_uppercase)}\nSecret access key\n{{S}}\nShow",
+        fake(40, BASE64),
+    ),
     ("Alibaba Cloud AccessKey secret next to its ID", f"aliyun LTAI{fake(20)} {S}", fake(30)),
     ("GitHub OAuth app client secret next to its client ID", f"oauth app Iv1.{fake(16, HEX)} {S}", fake(40, HEX)),
     ("unnamed secret after a client ID", f"client_id={fake(20)} {S}", fake(32, URLSAFE)),
@@ -264,9 +286,14 @@ def test_every_secret_format_is_masked(raw, secret):
         assert line not in masked
 
 
-@pytest.mark.parametrize(("address", "secret"), [
-    pytest.param(address.group(0), case.values[1], id=case.id) for case in _cases()
-    if (address := redact.URL_IN_TEXT.search(case.values[0])) and case.values[1] in address.group(0)])
+@pytest.mark.parametrize(
+    ("address", "secret"),
+    [
+        pytest.param(address.group(0), case.values[1], id=case.id)
+        for case in _cases()
+        if (address := redact.URL_IN_TEXT.search(case.values[0])) and case.values[1] in address.group(0)
+    ],
+)
 def test_every_secret_in_a_url_is_masked_by_url(address, secret):
     masked = redact.url(address)
     assert secret not in masked and MASK in masked, masked
@@ -293,22 +320,28 @@ def test_the_name_or_prefix_stays_and_the_secret_goes():
     assert redact.text(f'"db_password": "{PASSWORD}"') == f'"db_password": "{MASK}"'
     assert redact.text("postgres://app:pw@db/shop") == f"postgres://{MASK}@db/shop"
     assert redact.text(f"post {hook} 404") == f"post https://hooks.slack.com/services/{MASK} 404"
-    assert redact.text(RSA.replace(S, RSA_BODY)) == \
-        f"-----BEGIN RSA PRIVATE KEY-----{MASK}-----END RSA PRIVATE KEY-----"
-    assert redact.url("https://a.b/cb#access_token=x1&id_token=y2&expires_in=3600") == \
-        f"https://a.b/cb#access_token={MASK}&id_token={MASK}&expires_in=3600"
+    assert (
+        redact.text(RSA.replace(S, RSA_BODY)) == f"-----BEGIN RSA PRIVATE KEY-----{MASK}-----END RSA PRIVATE KEY-----"
+    )
+    assert (
+        redact.url("https://a.b/cb#access_token=x1&id_token=y2&expires_in=3600")
+        == f"https://a.b/cb#access_token={MASK}&id_token={MASK}&expires_in=3600"
+    )
     assert redact.url("https://a.b/?authToken=x&page=2&q=cats") == f"https://a.b/?authToken={MASK}&page=2&q=cats"
 
 
-@pytest.mark.parametrize("value", [
-    '{"password": null, "token": ""}',  # nothing to hide
-    "remember_password=true",
-    "token_type=Bearer&expires_in=3600",  # what the secret is, not the secret
-    "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=root",
-    "const path = useCookie ? cookiePath : base",
-    "MAX_COOKIES = 50",  # an all-caps word that only begins with one
-    "return cookie.domain ? cookie : { ...cookie, domain: host }",
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        '{"password": null, "token": ""}',  # nothing to hide
+        "remember_password=true",
+        "token_type=Bearer&expires_in=3600",  # what the secret is, not the secret
+        "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=root",
+        "const path = useCookie ? cookiePath : base",
+        "MAX_COOKIES = 50",  # an all-caps word that only begins with one
+        "return cookie.domain ? cookie : { ...cookie, domain: host }",
+    ],
+)
 def test_what_is_not_a_secret_value_stays(value):
     assert redact.text(value) == value
 
@@ -328,10 +361,19 @@ def test_every_rule_is_lowercase_keyed_and_has_a_case_in_the_corpus():
 
 def test_pathological_text_stays_cheap():
     import time
+
     hostile = [
-        "password" * 500, "password=" * 400, "eyJ" + "a." * 2000, "-----BEGIN PRIVATE KEY-----" + "A" * 4000,
-        "https://x/?" + "token=1&" * 500, "a" * 4000, "Bearer " * 600, ("key-" + "0" * 31 + " ") * 100,
-        "https://" + "a:" * 2000 + "@", "secret" + " " * 4000 + ":", "SK" * 2000,
+        "password" * 500,
+        "password=" * 400,
+        "eyJ" + "a." * 2000,
+        "-----BEGIN PRIVATE KEY-----" + "A" * 4000,
+        "https://x/?" + "token=1&" * 500,
+        "a" * 4000,
+        "Bearer " * 600,
+        ("key-" + "0" * 31 + " ") * 100,
+        "https://" + "a:" * 2000 + "@",
+        "secret" + " " * 4000 + ":",
+        "SK" * 2000,
     ]
     started = time.perf_counter()
     for value in hostile:
@@ -346,22 +388,47 @@ def test_each_keyword_brings_the_rules_of_the_keywords_inside_it_or_overlapping_
     for index, (_, keywords, _) in enumerate(redact.RULES):
         for keyword in keywords.split():
             own.setdefault(keyword, set()).add(index)
-    defined = {keyword: frozenset().union(*(
-        rules for other, rules in own.items()
-        if other in keyword or any(keyword.endswith(other[:n]) for n in range(1, len(other)))))
-        for keyword in own}
+    defined = {
+        keyword: frozenset().union(
+            *(
+                rules
+                for other, rules in own.items()
+                if other in keyword or any(keyword.endswith(other[:n]) for n in range(1, len(other)))
+            )
+        )
+        for keyword in own
+    }
     assert redact._keyword_rules() == defined
 
 
 def test_every_string_of_an_answer_is_masked_whatever_its_shape():
     token = "ghp_" + fake(36)
-    answer = {"result": {"value": [[{"deep": f"push with {token}"}]], token: 1, "access_token": fake(20),
-                         "token_type": "Bearer", "password": "", "url": f"https://a.b/?code={fake(12)}&page=2"},
-              "count": 3, "ok": True, "none": None}
+    answer = {
+        "result": {
+            "value": [[{"deep": f"push with {token}"}]],
+            token: 1,
+            "access_token": fake(20),
+            "token_type": "Bearer",
+            "password": "",
+            "url": f"https://a.b/?code={fake(12)}&page=2",
+        },
+        "count": 3,
+        "ok": True,
+        "none": None,
+    }
     assert redact.data(answer) == {
-        "result": {"value": [[{"deep": f"push with {MASK}"}]], MASK: 1, "access_token": MASK, "token_type": "Bearer",
-                   "password": "", "url": f"https://a.b/?code={MASK}&page=2"},
-        "count": 3, "ok": True, "none": None}
+        "result": {
+            "value": [[{"deep": f"push with {MASK}"}]],
+            MASK: 1,
+            "access_token": MASK,
+            "token_type": "Bearer",
+            "password": "",
+            "url": f"https://a.b/?code={MASK}&page=2",
+        },
+        "count": 3,
+        "ok": True,
+        "none": None,
+    }
     for _ in range(redact.DEEPEST):
         answer = [answer]
     assert token not in json.dumps(redact.data(answer))  # past DEEPEST, the rest is masked as its JSON text
@@ -381,4 +448,4 @@ def test_a_string_past_what_the_answer_keeps_is_cut_before_it_is_masked_and_no_s
     value = "x " * ((10_000 + at) // 2) + token + " y" * 1_000
     masked = redact.data({"result": value}, 10_000)["result"]
     assert masked.endswith(f"… [truncated: {len(value)} chars]") and len(masked) < 10_100
-    assert not any(token[n:n + 8] in masked for n in range(len(token) - 8))
+    assert not any(token[n : n + 8] in masked for n in range(len(token) - 8))

@@ -122,7 +122,9 @@ async def test_a_20000px_page_comes_back_as_tiles_in_order(browser, site):
         meta = metadata(result)
         assert (meta["width"], meta["height"]) == (1280, 20000)
         assert [(t["image"], t["page_y"], t["height"]) for t in meta["tiles"]] == [
-            (1, 0, 8000), (2, 8000, 8000), (3, 16000, 4000)
+            (1, 0, 8000),
+            (2, 8000, 8000),
+            (3, 16000, 4000),
         ]
         # each tile starts where the gradient is at its offset: red fades as y grows
         for tile, offset in zip(tiles, (0, 8000, 16000)):
@@ -194,8 +196,9 @@ async def test_cookies_reach_the_page_and_its_scripts_and_leave_no_trace(browser
         assert f"session={SECRET}" in headers["Cookie"] and "js=capture" in headers["Cookie"]
 
         # the page's script sees the cookie that is not httpOnly, and only that one
-        result = await client.call_tool("screenshot", {"url": site.url("/cookie-script.html"), "cookies": cookies,
-                                                       "format": "png"})
+        result = await client.call_tool(
+            "screenshot", {"url": site.url("/cookie-script.html"), "cookies": cookies, "format": "png"}
+        )
         (img,) = images(result)
         assert rgb(img, 10, 10) == (0, 192, 0), "document.cookie did not hold js=capture"
 
@@ -221,15 +224,26 @@ async def test_cookies_reach_the_page_and_its_scripts_and_leave_no_trace(browser
 
 async def test_captures_at_once_with_different_cookies_each_see_only_their_own(browser, site):
     async with mcp_client() as client:
-        results = await asyncio.gather(*(
-            client.call_tool("screenshot", {"url": site.url(f"/gate?n={n}"), "format": "png",
-                                            "cookies": [{"name": "session", "value": f"ok-{n}" if n % 2 else "no"}]})
-            for n in range(6)
-        ))
+        results = await asyncio.gather(
+            *(
+                client.call_tool(
+                    "screenshot",
+                    {
+                        "url": site.url(f"/gate?n={n}"),
+                        "format": "png",
+                        "cookies": [{"name": "session", "value": f"ok-{n}" if n % 2 else "no"}],
+                    },
+                )
+                for n in range(6)
+            )
+        )
         colours = [rgb(images(result)[0], 640, 700) for result in results]
         assert colours == [(224, 0, 0), (0, 192, 0)] * 3
-    sessions = {query["n"]: [c for c in headers.get("Cookie", "").split("; ") if c.startswith("session=")]
-                for query, headers in site.requests_to("/gate") if "n" in query}
+    sessions = {
+        query["n"]: [c for c in headers.get("Cookie", "").split("; ") if c.startswith("session=")]
+        for query, headers in site.requests_to("/gate")
+        if "n" in query
+    }
     assert sessions == {str(n): [f"session={f'ok-{n}' if n % 2 else 'no'}"] for n in range(6)}
 
 
@@ -237,14 +251,18 @@ async def test_a_data_url_is_captured_in_a_window_of_its_own(browser, site):
     before = {tab["id"] for tab in open_tabs(browser)["tabs"]}
     page = "data:text/html,<body style='margin:0;background:rgb(0,192,0)'><h1>data</h1>"
     async with mcp_client() as client:
-        result = await client.call_tool("screenshot", {"url": page, "width": 640, "height": 400, "format": "png",
-                                                       "cookies": [{"name": "s", "value": SECRET}]})
+        result = await client.call_tool(
+            "screenshot",
+            {"url": page, "width": 640, "height": 400, "format": "png", "cookies": [{"name": "s", "value": SECRET}]},
+        )
         (img,) = images(result)
         assert img.size == (640, 400) and rgb(img, 600, 380) == (0, 192, 0)
         described = metadata(result)
         assert described["url"] == page
-        assert described["cookies"] == {"applied": [], "dropped": [
-            {"name": "s", "domain": "", "reason": "the URL has no host to send it to"}]}
+        assert described["cookies"] == {
+            "applied": [],
+            "dropped": [{"name": "s", "domain": "", "reason": "the URL has no host to send it to"}],
+        }
         for refused in ("file:///etc/hostname", "javascript:alert(1)", "chrome://version", "about:blank"):
             message = error(await client.call_tool("screenshot", {"url": refused}))
             assert message.startswith("Screenshot capture failed: Invalid URL format"), message
@@ -373,7 +391,9 @@ async def test_retries_a_server_that_is_still_starting(browser, site):
 
 async def test_defaults_come_from_the_environment(browser, site):
     env = front_env(
-        TABSIGHT_DEFAULT_WIDTH="640", BROWSERLOOP_DEFAULT_HEIGHT="480", BROWSERLOOP_DEFAULT_FORMAT="png",
+        TABSIGHT_DEFAULT_WIDTH="640",
+        BROWSERLOOP_DEFAULT_HEIGHT="480",
+        BROWSERLOOP_DEFAULT_FORMAT="png",
         BROWSERLOOP_USER_AGENT="browserloop-agent/2",
     )
     async with mcp_client(env) as client:
@@ -392,7 +412,9 @@ async def test_eight_captures_at_once_all_succeed_and_leave_no_tab(browser, site
     async with mcp_client() as client:
         results = await asyncio.gather(
             *(
-                client.call_tool("screenshot", {"url": site.url(f"/tall?h={1000 + n}"), "fullPage": True, "format": "png"})
+                client.call_tool(
+                    "screenshot", {"url": site.url(f"/tall?h={1000 + n}"), "fullPage": True, "format": "png"}
+                )
                 for n in range(8)
             )
         )

@@ -34,8 +34,11 @@ def test_defaults_prefer_tabsight_names_then_browserloop_ones():
         }
     )
     assert configured.warnings == []
-    assert (configured[config.TABSIGHT_DEFAULT_WIDTH], configured[config.TABSIGHT_DEFAULT_HEIGHT],
-            configured[config.TABSIGHT_DEFAULT_FORMAT]) == (1024, 720, "png")
+    assert (
+        configured[config.TABSIGHT_DEFAULT_WIDTH],
+        configured[config.TABSIGHT_DEFAULT_HEIGHT],
+        configured[config.TABSIGHT_DEFAULT_FORMAT],
+    ) == (1024, 720, "png")
     assert configured[config.TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE] is False
     assert (configured[config.TABSIGHT_RETRY_COUNT], configured[config.TABSIGHT_RETRY_DELAY]) == (0, 250)
 
@@ -103,16 +106,30 @@ def test_cookies_as_a_json_string_and_their_limits():
 )
 def test_a_script_like_cookie_value_is_an_error_naming_the_cookie_and_the_rule_not_the_value(value, rule):
     message = parse_error({"url": "https://example.com", "cookies": [{"name": "xss_cookie", "value": value}]})
-    assert message.startswith(f"Invalid cookie 'xss_cookie', refused as BrowserLoop refuses it: its value holds "
-                              f"script-like content ({rule})"), message
+    assert message.startswith(
+        f"Invalid cookie 'xss_cookie', refused as BrowserLoop refuses it: its value holds script-like content ({rule})"
+    ), message
     assert value not in message and "alert" not in message and "evil" not in message
 
 
 @pytest.mark.parametrize(
     "value",
-    ['{"theme":"dark","lang":"en"}', '{"onload":"x","script":"y"}', "option=1&condition=2", "monday=on",
-     '["a","b",{"c":null}]', "a,b", "two words", 'say "hi"', "back\\slash", "<b>", "données", "",
-     "scripts/javascript-guide", "data:image/png;base64"[:10]],
+    [
+        '{"theme":"dark","lang":"en"}',
+        '{"onload":"x","script":"y"}',
+        "option=1&condition=2",
+        "monday=on",
+        '["a","b",{"c":null}]',
+        "a,b",
+        "two words",
+        'say "hi"',
+        "back\\slash",
+        "<b>",
+        "données",
+        "",
+        "scripts/javascript-guide",
+        "data:image/png;base64"[:10],
+    ],
 )
 def test_cookie_values_follow_the_browsers_rule_not_a_stricter_one(value):
     # Chromium refuses only control characters and ';' in a value
@@ -121,8 +138,9 @@ def test_cookie_values_follow_the_browsers_rule_not_a_stricter_one(value):
 
 
 def parsed(*domains: str | None) -> list[cookie_rules.Cookie]:
-    return cookie_rules.parse([{"name": f"c{n}", "value": SECRET, **({"domain": d} if d else {})}
-                               for n, d in enumerate(domains)])
+    return cookie_rules.parse(
+        [{"name": f"c{n}", "value": SECRET, **({"domain": d} if d else {})} for n, d in enumerate(domains)]
+    )
 
 
 def test_cookies_for_another_domain_are_dropped_by_name_and_the_rest_applied():
@@ -142,11 +160,16 @@ def test_cookies_for_another_domain_are_dropped_by_name_and_the_rest_applied():
 
 
 def test_expired_cookies_are_dropped_and_session_ones_kept():
-    cookies = cookie_rules.parse([{"name": "old", "value": SECRET, "expires": 1000},
-                                  {"name": "session", "value": SECRET, "expires": -1},
-                                  {"name": "later", "value": SECRET, "expires": 3000}])
-    selection = cookie_rules.select(cookies, cookie_rules.parse([{"name": "stale", "value": "1", "expires": 5}]),
-                                    "https://example.com/", now=2000)
+    cookies = cookie_rules.parse(
+        [
+            {"name": "old", "value": SECRET, "expires": 1000},
+            {"name": "session", "value": SECRET, "expires": -1},
+            {"name": "later", "value": SECRET, "expires": 3000},
+        ]
+    )
+    selection = cookie_rules.select(
+        cookies, cookie_rules.parse([{"name": "stale", "value": "1", "expires": 5}]), "https://example.com/", now=2000
+    )
     assert [c.name for c in selection.applied] == ["session", "later"]
     assert selection.dropped == [{"name": "old", "domain": "", "reason": "expired"}]
     selection.refused(["later"])
@@ -154,13 +177,16 @@ def test_expired_cookies_are_dropped_and_session_ones_kept():
 
 
 def test_request_cookies_win_over_defaults_on_the_same_name_and_domain():
-    defaults = cookie_rules.parse([
-        {"name": "session", "value": "default", "domain": "localhost"},
-        {"name": "theme", "value": "dark"},
-        {"name": "elsewhere", "value": "x", "domain": "example.org"},
-    ])
-    requested = cookie_rules.parse([{"name": "session", "value": "mine"}, {"name": "theme", "value": "light",
-                                                                           "domain": "other.localhost"}])
+    defaults = cookie_rules.parse(
+        [
+            {"name": "session", "value": "default", "domain": "localhost"},
+            {"name": "theme", "value": "dark"},
+            {"name": "elsewhere", "value": "x", "domain": "example.org"},
+        ]
+    )
+    requested = cookie_rules.parse(
+        [{"name": "session", "value": "mine"}, {"name": "theme", "value": "light", "domain": "other.localhost"}]
+    )
     selection = cookie_rules.select(requested, defaults, "http://localhost:8080/")
     assert [(c.name, c.value) for c in selection.applied] == [("theme", "dark"), ("session", "mine")]
     # a default for another site is simply not applied; only the request's own mismatches are named
@@ -177,15 +203,26 @@ def test_wire_cookies_are_host_only_without_a_domain_and_for_local_aliases():
 
 
 def test_prefixed_cookies_get_what_the_browser_demands_of_their_names():
-    secure, host = cookie_rules.wire(cookie_rules.parse([
-        {"name": "__Secure-id", "value": "1", "domain": ".example.com"},
-        {"name": "__Host-id", "value": "2", "domain": "elsewhere.org", "path": "/app"},
-    ]), "https://app.example.com/")
+    secure, host = cookie_rules.wire(
+        cookie_rules.parse(
+            [
+                {"name": "__Secure-id", "value": "1", "domain": ".example.com"},
+                {"name": "__Host-id", "value": "2", "domain": "elsewhere.org", "path": "/app"},
+            ]
+        ),
+        "https://app.example.com/",
+    )
     assert secure["secure"] and secure["domain"] == ".example.com"
     assert host == {**host, "secure": True, "path": "/", "domain": "app.example.com", "host_only": True}
     # a __Host- cookie is the URL host's whatever domain it names: never dropped for it
-    assert [c.name for c in cookie_rules.select(cookie_rules.parse([{"name": "__Host-id", "value": "2",
-            "domain": "elsewhere.org"}]), [], "https://app.example.com/").applied] == ["__Host-id"]
+    assert [
+        c.name
+        for c in cookie_rules.select(
+            cookie_rules.parse([{"name": "__Host-id", "value": "2", "domain": "elsewhere.org"}]),
+            [],
+            "https://app.example.com/",
+        ).applied
+    ] == ["__Host-id"]
 
 
 def test_an_empty_selector_or_user_agent_is_none_given_as_browserloop_reads_it():
@@ -198,8 +235,9 @@ def test_default_cookies_come_from_json_or_a_file_read_again_when_it_changes(tmp
     assert [c.name for c in as_json.get()] == ["a"]
     path = tmp_path / "cookies.json"
     path.write_text('[{"name": "b", "value": "2"}]')
-    both = cookie_rules.Defaults(config.load({"TABSIGHT_DEFAULT_COOKIES": str(path),
-                                              "BROWSERLOOP_DEFAULT_COOKIES": "[]"}))
+    both = cookie_rules.Defaults(
+        config.load({"TABSIGHT_DEFAULT_COOKIES": str(path), "BROWSERLOOP_DEFAULT_COOKIES": "[]"})
+    )
     assert [c.name for c in both.get()] == ["b"]
     path.write_text('[{"name": "b", "value": "2"}, {"name": "c", "value": "3"}]')
     assert [c.name for c in both.get()] == ["b", "c"]
@@ -214,28 +252,52 @@ def test_default_cookies_come_from_json_or_a_file_read_again_when_it_changes(tmp
     assert cookie_rules.Defaults(config.load({})).get() == []
 
 
-@pytest.mark.parametrize("url", ["data:text/html,<h1>hi</h1>", "DATA:image/png;base64,iVBORw0KGgo=",
-                                 "http://localhost:3000/a", "https://example.com"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "data:text/html,<h1>hi</h1>",
+        "DATA:image/png;base64,iVBORw0KGgo=",
+        "http://localhost:3000/a",
+        "https://example.com",
+    ],
+)
 def test_page_urls_are_http_https_or_data(url):
     assert TOOL.parse({"url": url}).url == url
 
 
-@pytest.mark.parametrize("url", ["file:///etc/passwd", "javascript:alert(1)", "chrome://settings", "about:blank",
-                                 "ftp://example.com/f", "not a url", "http://", "http://x/" + "a" * 9000,
-                                 "http://localhost:99999/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "chrome://settings",
+        "about:blank",
+        "ftp://example.com/f",
+        "not a url",
+        "http://",
+        "http://x/" + "a" * 9000,
+        "http://localhost:99999/",
+    ],
+)
 def test_other_urls_are_refused_in_browserloop_words(url):
     assert parse_error({"url": url}).startswith("Invalid URL format ('url' must be an http://, https:// or data: URL")
 
 
 @pytest.mark.parametrize(
     ("arguments", "named"),
-    [({"fullPage": "true"}, "fullPage"), ({"fullPage": 1}, "fullPage"), ({"waitForNetworkIdle": "false"},
-     "waitForNetworkIdle"), ({"selector": None}, "selector"), ({"userAgent": None}, "userAgent"),
-     ({"selector": 5}, "selector")],
+    [
+        ({"fullPage": "true"}, "fullPage"),
+        ({"fullPage": 1}, "fullPage"),
+        ({"waitForNetworkIdle": "false"}, "waitForNetworkIdle"),
+        ({"selector": None}, "selector"),
+        ({"userAgent": None}, "userAgent"),
+        ({"selector": 5}, "selector"),
+    ],
 )
 def test_booleans_are_booleans_and_strings_strings_as_in_browserloops_schema(arguments, named):
     message = parse_error({"url": "https://example.com", **arguments})
     assert f"'{named}'" in message, message
+
 
 def test_only_transient_failures_are_retried():
     assert retryable(BrowserError(Code.NAVIGATION_FAILED, "net::ERR_CONNECTION_REFUSED at http://localhost:3000/"))

@@ -87,15 +87,19 @@ async def test_another_user_is_refused(browser, runtime_dir):
     assert answer.startswith("closed") and '"code":"forbidden"' in answer
 
 
-@pytest.mark.parametrize("origin", [["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"], []],
-                         ids=["another extension", "no extension"])
+@pytest.mark.parametrize(
+    "origin", [["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"], []], ids=["another extension", "no extension"]
+)
 def test_the_host_serves_only_its_own_extension(tmp_path, origin):
     """Chrome names the calling extension's origin as the host's argument: another one gets nothing."""
     runtime = tmp_path / "rt"
     hello = encode({"type": "hello", "role": "extension", "version": __version__, "protocol": PROTOCOL_VERSION})
     run = subprocess.run(
         [sys.executable, "-m", "tabsight", "host", *origin],
-        input=hello, capture_output=True, timeout=30, env=front_env(TABSIGHT_RUNTIME_DIR=str(runtime)),
+        input=hello,
+        capture_output=True,
+        timeout=30,
+        env=front_env(TABSIGHT_RUNTIME_DIR=str(runtime)),
     )
     assert run.returncode == 1
     assert f"only {extension_origin()} may start this host" in run.stderr.decode()
@@ -108,8 +112,11 @@ def test_a_host_whose_browser_goes_before_the_hello_exits_quietly(tmp_path, gone
     """A browser that quits (or a host killed and restarted) while a host starts leaves it with pipes that end or
     refuse writes: it says so in one line and exits, with no traceback in the browser's log."""
     host = subprocess.Popen(
-        [sys.executable, "-m", "tabsight", "host", extension_origin()], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=front_env(TABSIGHT_RUNTIME_DIR=str(tmp_path / "rt")),
+        [sys.executable, "-m", "tabsight", "host", extension_origin()],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=front_env(TABSIGHT_RUNTIME_DIR=str(tmp_path / "rt")),
     )
     host.stdin.close()
     if gone == "stdin and stdout":
@@ -127,10 +134,15 @@ def test_a_host_whose_browser_closes_while_fronts_are_connected_ends_without_a_t
     handler that is still running when the host's event loop ends)."""
     runtime = tmp_path / "rt"
     host = subprocess.Popen(
-        [sys.executable, "-m", "tabsight", "host", extension_origin()], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=front_env(TABSIGHT_RUNTIME_DIR=str(runtime)),
+        [sys.executable, "-m", "tabsight", "host", extension_origin()],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=front_env(TABSIGHT_RUNTIME_DIR=str(runtime)),
     )
-    host.stdin.write(encode({"kind": "hello", "role": "extension", "version": __version__, "protocol": PROTOCOL_VERSION}))
+    host.stdin.write(
+        encode({"kind": "hello", "role": "extension", "version": __version__, "protocol": PROTOCOL_VERSION})
+    )
     host.stdin.flush()
     path = runtime / f"host-{host.pid}.sock"
     deadline = time.monotonic() + 20
@@ -140,8 +152,17 @@ def test_a_host_whose_browser_closes_while_fronts_are_connected_ends_without_a_t
     for number in range(3):
         front = socket.socket(socket.AF_UNIX)
         front.connect(str(path))
-        front.sendall(encode({"kind": "hello", "role": "front", "version": __version__, "protocol": PROTOCOL_VERSION,
-                              "session": f"session-{number}"}))
+        front.sendall(
+            encode(
+                {
+                    "kind": "hello",
+                    "role": "front",
+                    "version": __version__,
+                    "protocol": PROTOCOL_VERSION,
+                    "session": f"session-{number}",
+                }
+            )
+        )
         fronts.append(front)
     time.sleep(0.3)  # greeted: each connection waits for its front's next request
     host.stdout.close()  # the browser quit: what the host still tells it (the sessions went) finds no reader

@@ -21,15 +21,41 @@ from harness.calls import payload
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 # A part of each generated id or class that shows in a selector using it (escaped or not).
-GENERATED_ON_CONTROLS = ["Qm9vaw", "r5", "4f5g6h", "fzXfMv", "react-select", "ember", "mui-", "f2504e0",
-                         "Card_title", "1093482", "kJhgTq"]
-STABLE_EXAMPLES = {"email": "#email", "main-nav": "#main-nav", "login-form": "#login-form",
-                   "btn-primary": "button.btn-primary", "todo-list": "ul.todo-list", "new-todo": "input.new-todo"}
+GENERATED_ON_CONTROLS = [
+    "Qm9vaw",
+    "r5",
+    "4f5g6h",
+    "fzXfMv",
+    "react-select",
+    "ember",
+    "mui-",
+    "f2504e0",
+    "Card_title",
+    "1093482",
+    "kJhgTq",
+]
+STABLE_EXAMPLES = {
+    "email": "#email",
+    "main-nav": "#main-nav",
+    "login-form": "#login-form",
+    "btn-primary": "button.btn-primary",
+    "todo-list": "ul.todo-list",
+    "new-todo": "input.new-todo",
+}
 # each with the parts that would show in a selector using it, escaped or not
-GENERATED_EXAMPLES = {"AxjJvtg=": ["AxjJvtg"], "css-1x2y3z": ["1x2y3z"], "sc-bdVaJa": ["bdVaJa"],
-                      "r:0:": ["r:0", "r\\:0"], ":r1:": ["r1"], "jsx-2930453": ["2930453"], "ember412": ["ember412"],
-                      "Button_root__a8Xz2": ["a8Xz2"], "mui-123": ["mui-123"], "react-select-3-input": ["react-select"],
-                      "9b2f4c1e-2a7d-4e8b-b3c6-5d1e0f7a9c42": ["2a7d-4e8b"]}
+GENERATED_EXAMPLES = {
+    "AxjJvtg=": ["AxjJvtg"],
+    "css-1x2y3z": ["1x2y3z"],
+    "sc-bdVaJa": ["bdVaJa"],
+    "r:0:": ["r:0", "r\\:0"],
+    ":r1:": ["r1"],
+    "jsx-2930453": ["2930453"],
+    "ember412": ["ember412"],
+    "Button_root__a8Xz2": ["a8Xz2"],
+    "mui-123": ["mui-123"],
+    "react-select-3-input": ["react-select"],
+    "9b2f4c1e-2a7d-4e8b-b3c6-5d1e0f7a9c42": ["2a7d-4e8b"],
+}
 
 # Where each selector leads in the page: how many elements it matches, and the one's box
 MATCHES = """
@@ -89,11 +115,15 @@ async def test_controls_with_generated_ids_and_classes_get_selectors_by_what_is_
 
 async def test_the_generated_id_detector_on_real_world_examples(browser, site):
     async with mcp_client() as client:
-        marks = await annotations(client, site, "/selectors-generated.html",
-                                  annotation_target="custom", annotation_selector="[data-example]")
+        marks = await annotations(
+            client, site, "/selectors-generated.html", annotation_target="custom", annotation_selector="[data-example]"
+        )
         assert len(marks) == len(STABLE_EXAMPLES) + len(GENERATED_EXAMPLES)
-        examples = await run(client, "return SELECTORS.map((s) => document.querySelector(s).dataset.example);",
-                             [mark["selector"] for mark in marks])
+        examples = await run(
+            client,
+            "return SELECTORS.map((s) => document.querySelector(s).dataset.example);",
+            [mark["selector"] for mark in marks],
+        )
         selectors = dict(zip(examples, [mark["selector"] for mark in marks], strict=True))
         assert {token: selectors[token] for token in STABLE_EXAMPLES} == STABLE_EXAMPLES
         for token, parts in GENERATED_EXAMPLES.items():
@@ -103,12 +133,17 @@ async def test_the_generated_id_detector_on_real_world_examples(browser, site):
 
 async def test_a_rows_delete_button_keeps_its_selector_when_a_row_above_is_deleted(browser, site):
     async with mcp_client() as client:
-        marks = [mark for mark in await annotations(client, site, "/selectors-rows.html") if mark.get("name") == "Delete"]
+        marks = [
+            mark for mark in await annotations(client, site, "/selectors-rows.html") if mark.get("name") == "Delete"
+        ]
         assert len(marks) == 15
         await assert_each_selects_exactly_its_element(client, marks)
         rows = await run(client, ROWS, [mark["selector"] for mark in marks])
-        third = {row: mark["selector"] for mark, [row] in zip(marks, rows, strict=True)
-                 if row in ("Chisel", "Alan Turing", "Call mum")}
+        third = {
+            row: mark["selector"]
+            for mark, [row] in zip(marks, rows, strict=True)
+            if row in ("Chisel", "Alan Turing", "Call mum")
+        }
         assert third == {
             "Chisel": 'tr:has(a[href="/items/42"]) button[aria-label="Delete"]',
             "Alan Turing": 'li:has(img[alt="Alan Turing"]) button',
@@ -116,9 +151,12 @@ async def test_a_rows_delete_button_keeps_its_selector_when_a_row_above_is_delet
         }
 
         # the page deletes the first row of each list: positions shift, the selectors do not
-        await run(client, "document.querySelector('tbody tr').remove(); "
-                          "for (const list of document.querySelectorAll('ul')) list.firstElementChild.remove();")
-        positional = 'tbody > tr:nth-of-type(3) > td > button'
+        await run(
+            client,
+            "document.querySelector('tbody tr').remove(); "
+            "for (const list of document.querySelectorAll('ul')) list.firstElementChild.remove();",
+        )
+        positional = "tbody > tr:nth-of-type(3) > td > button"
         assert await run(client, ROWS, [positional]) == [["Drill"]]  # where a path by position leads now
         assert await run(client, ROWS, list(third.values())) == [["Chisel"], ["Alan Turing"], ["Call mum"]]
 
@@ -134,22 +172,29 @@ async def test_a_rows_delete_button_keeps_its_selector_when_a_row_above_is_delet
             assert abs(shot.width - box["width"]) <= 1 and abs(shot.height - box["height"]) <= 1, (shot.size, box)
 
         # once its row is gone, a selector names nothing: never another row's button
-        await run(client, "for (const row of document.querySelectorAll('tr, li')) "
-                          "if (['Chisel', 'Alan Turing', 'Call mum'].some((name) => row.textContent.includes(name))) "
-                          "row.remove();")
+        await run(
+            client,
+            "for (const row of document.querySelectorAll('tr, li')) "
+            "if (['Chisel', 'Alan Turing', 'Call mum'].some((name) => row.textContent.includes(name))) "
+            "row.remove();",
+        )
         assert await run(client, ROWS, list(third.values())) == [[], [], []]
         missing = await client.call_tool("interact", {"action": "hover", "selector": third["Chisel"]})
         # (a selector copied from the annotation stands for the element it marked: that one is gone)
-        assert missing.is_error and "the element it marked is gone from the page" in missing.content[0].text, \
+        assert missing.is_error and "the element it marked is gone from the page" in missing.content[0].text, (
             missing.content[0].text
+        )
 
 
 async def test_a_row_itself_is_named_by_what_tells_it_apart(browser, site):
     async with mcp_client() as client:
-        marks = await annotations(client, site, "/selectors-rows.html",
-                                  annotation_target="custom", annotation_selector="tr, li")
+        marks = await annotations(
+            client, site, "/selectors-rows.html", annotation_target="custom", annotation_selector="tr, li"
+        )
         assert len(marks) == 15
         selectors = [mark["selector"] for mark in marks]
-        assert {'tr:has(a[href="/items/42"])', 'li:has(img[alt="Alan Turing"])', 'li[data-key="t-103"]'} <= set(selectors)
+        assert {'tr:has(a[href="/items/42"])', 'li:has(img[alt="Alan Turing"])', 'li[data-key="t-103"]'} <= set(
+            selectors
+        )
         assert not [selector for selector in selectors if "nth-" in selector]
         await assert_each_selects_exactly_its_element(client, marks)

@@ -33,11 +33,23 @@ def test_the_command_line_tab_loads_at_first_start_and_at_restart(tmp_path, site
 
     def launch(profile, label: str) -> None:
         url = site.url(f"/index.html?launch={label}")
-        args = [embedded.find_browser(), *embedded.BASE_FLAGS, f"--user-data-dir={profile}",
-                f"--load-extension={extension}", f"--disable-extensions-except={extension}", "--headless=new",
-                *(["--no-sandbox"] if os.geteuid() == 0 else []), url]
-        browser = subprocess.Popen(args, env=dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime)),
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        args = [
+            embedded.find_browser(),
+            *embedded.BASE_FLAGS,
+            f"--user-data-dir={profile}",
+            f"--load-extension={extension}",
+            f"--disable-extensions-except={extension}",
+            "--headless=new",
+            *(["--no-sandbox"] if os.geteuid() == 0 else []),
+            url,
+        ]
+        browser = subprocess.Popen(
+            args,
+            env=dict(os.environ, TABSIGHT_RUNTIME_DIR=str(runtime)),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         family = set()
         try:
             requested = wait_until(lambda: requests(label) > 0, LOAD_TIMEOUT, 0.05)

@@ -27,9 +27,14 @@ def server(tmp_path_factory):
     runtime = tmp_path_factory.mktemp("stdio-runtime")
     os.chmod(runtime, 0o700)
     raw = RawServer(runtime)
-    initialized = raw.request("initialize", {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"},
-    })
+    initialized = raw.request(
+        "initialize",
+        {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    )
     assert initialized["result"]["serverInfo"]["name"] == "tabsight"
     raw.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
     yield raw
@@ -53,20 +58,43 @@ HOSTILE = {
     # name: (line, code, id the answer carries, what stderr names)
     "nested 400 deep": (call(1, nested(400)), -32600, 1, "nested 403 levels deep"),
     "nested 10,000 deep": (call(2, nested(10_000)), -32600, 2, "nested 10,003 levels deep"),
-    "lone high surrogate, escaped": (call(3, '{"action":"type","text":"a\\ud800b"}'), -32700, 3, "lone surrogate \\ud800"),
-    "lone low surrogate, escaped": (call("four", '{"action":"type","text":"\\udc00"}'), -32700, "four", "lone surrogate \\udc00"),
+    "lone high surrogate, escaped": (
+        call(3, '{"action":"type","text":"a\\ud800b"}'),
+        -32700,
+        3,
+        "lone surrogate \\ud800",
+    ),
+    "lone low surrogate, escaped": (
+        call("four", '{"action":"type","text":"\\udc00"}'),
+        -32700,
+        "four",
+        "lone surrogate \\udc00",
+    ),
     "invalid UTF-8 bytes": (call(5, b'{"action":"type","text":"\xff\xfe"}'), -32700, 5, "not UTF-8 (byte 0xff"),
-    "a surrogate encoded in UTF-8": (call(6, b'{"action":"type","text":"\xed\xa0\x80"}'), -32700, 6,
-                                     "not UTF-8 (byte 0xed"),
+    "a surrogate encoded in UTF-8": (
+        call(6, b'{"action":"type","text":"\xed\xa0\x80"}'),
+        -32700,
+        6,
+        "not UTF-8 (byte 0xed",
+    ),
     "not JSON": (b"this is not JSON at all", -32700, None, "Parse error"),
     "cut short": (b'{"jsonrpc":"2.0","id":7,"method":"tools/list"', -32700, 7, "Parse error"),
     "a JSON array": (b'[{"jsonrpc":"2.0","id":8,"method":"tools/list"}]', -32600, None, "batches are not supported"),
     "a JSON string": (b'"tools/list"', -32600, None, "not a JSON object"),
     "a request without method": (b'{"jsonrpc":"2.0","id":9,"params":{}}', -32600, 9, "no method"),
     "a method that is not a string": (b'{"jsonrpc":"2.0","id":10,"method":["tools/list"]}', -32600, 10, "method"),
-    "an id that is neither string nor integer": (b'{"jsonrpc":"2.0","id":[11],"method":"tools/list"}', -32600, None,
-                                                 "id must be a string or an integer"),
-    "params that are not an object": (b'{"jsonrpc":"2.0","id":12,"method":"tools/list","params":5}', -32600, 12, "params"),
+    "an id that is neither string nor integer": (
+        b'{"jsonrpc":"2.0","id":[11],"method":"tools/list"}',
+        -32600,
+        None,
+        "id must be a string or an integer",
+    ),
+    "params that are not an object": (
+        b'{"jsonrpc":"2.0","id":12,"method":"tools/list","params":5}',
+        -32600,
+        12,
+        "params",
+    ),
 }
 
 
@@ -151,8 +179,16 @@ def test_an_answer_with_a_lone_surrogate_is_written_as_valid_utf8():
 
     server = Server("t", on_call_tool=call_tool, on_list_tools=list_tools)
     lines = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "x", "arguments": {}}},
         {"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
@@ -161,7 +197,11 @@ def test_an_answer_with_a_lone_surrogate_is_written_as_valid_utf8():
     stdout_r, stdout_w = os.pipe()
 
     async def main():
-        with anyio.fail_after(TIMEOUT), os.fdopen(stdin_r, "rb", buffering=0) as stdin, os.fdopen(stdout_w, "wb") as stdout:
+        with (
+            anyio.fail_after(TIMEOUT),
+            os.fdopen(stdin_r, "rb", buffering=0) as stdin,
+            os.fdopen(stdout_w, "wb") as stdout,
+        ):
             async with stdio_transport(stdin, stdout) as (read_stream, write_stream):
                 await server.run(read_stream, write_stream, server.create_initialization_options())
 
@@ -178,11 +218,17 @@ def test_encode_answer_keeps_what_needs_no_repair():
     answer = types.JSONRPCResponse(jsonrpc="2.0", id=7, result={"text": "héllo ✓ \U0001f600"})
     from mcp.shared.message import SessionMessage
 
-    assert json.loads(encode_answer(SessionMessage(answer))) == {"jsonrpc": "2.0", "id": 7, "result": {"text": "héllo ✓ \U0001f600"}}
+    assert json.loads(encode_answer(SessionMessage(answer))) == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "result": {"text": "héllo ✓ \U0001f600"},
+    }
 
 
 def test_read_message_recovers_the_id_wherever_it_stands():
-    refused = read_message(b'{"jsonrpc":"2.0","method":"x","params":{"id":1,"a":' + b"[" * 300 + b"]" * 300 + b'},"id":"late"}')
+    refused = read_message(
+        b'{"jsonrpc":"2.0","method":"x","params":{"id":1,"a":' + b"[" * 300 + b"]" * 300 + b'},"id":"late"}'
+    )
     assert refused.id == "late"
     refused = read_message(b'{"method":"x","id":"esc\\"aped","params":"\\ud800"}')
     assert refused.id == 'esc"aped' and refused.code == -32700

@@ -184,7 +184,10 @@ async def test_a_handshake_client_gets_log_messages_at_its_level_and_updates_onc
     await pusher.push(alert("b", severity="warning"))
     assert client.sent[1:] == [("updated", ALERTS_URI)]  # below the client's level: no log message
     assert [a["title"] for a in pusher.pushed] == ["a", "b"]
-    assert pusher.delivery("warning")["via"] == [f"notifications/resources/updated {ALERTS_URI}", "notifications/message"]
+    assert pusher.delivery("warning")["via"] == [
+        f"notifications/resources/updated {ALERTS_URI}",
+        "notifications/message",
+    ]
     pusher.subscribed.clear()
     pusher.log_level = "emergency"
     refused = pusher.delivery("info")

@@ -77,10 +77,14 @@ def test_take_over_moves_a_tab_and_names_who_had_it(claims, clock):
 
 def test_release_is_for_the_owner_and_makes_the_tab_shared(claims):
     claims.opened(ALPHA, 7)
-    assert claims.release(BETA, 7).message == "Tab 7 belongs to alpha (session a1): a session releases only the tabs it owns"
+    assert (
+        claims.release(BETA, 7).message
+        == "Tab 7 belongs to alpha (session a1): a session releases only the tabs it owns"
+    )
     assert claims.release(ALPHA, 7) is None
     assert claims.admit(BETA, ACT, 7) is None and claims.describe(7, "b2") == {
-        "lease": {"session": "b2", "client": "beta", "until": "while its action runs", "mine": True}}
+        "lease": {"session": "b2", "client": "beta", "until": "while its action runs", "mine": True}
+    }
 
 
 def test_the_end_of_a_session_returns_its_tabs_and_lets_its_leases_go(claims):
@@ -93,8 +97,17 @@ def test_the_end_of_a_session_returns_its_tabs_and_lets_its_leases_go(claims):
     assert claims.describe(9, "a1") == {"owner": {"session": "b2", "client": "beta"}}
 
 
-@pytest.mark.parametrize(("given", "seconds"), [(None, LEASE_SECONDS), ("2.5", 2.5), ("0", 0.0), ("-1", LEASE_SECONDS),
-                                                ("soon", LEASE_SECONDS), ("99999", LEASE_SECONDS)])
+@pytest.mark.parametrize(
+    ("given", "seconds"),
+    [
+        (None, LEASE_SECONDS),
+        ("2.5", 2.5),
+        ("0", 0.0),
+        ("-1", LEASE_SECONDS),
+        ("soon", LEASE_SECONDS),
+        ("99999", LEASE_SECONDS),
+    ],
+)
 def test_the_lease_length_comes_from_the_environment_when_it_makes_sense(monkeypatch, given, seconds):
     if given is None:
         monkeypatch.delenv("TABSIGHT_LEASE_SECONDS", raising=False)
@@ -122,14 +135,17 @@ def test_after_a_host_restart_a_session_gets_back_its_tabs_unless_another_claime
     assert claims.reclaim(ALPHA, [7]) == [7]  # said twice, the same
 
 
-@pytest.mark.parametrize(("params", "expected"), [
-    ({"action": "steal", "tab_id": 1}, "'action' is 'steal'; allowed: release, take_over, on_end, reclaim"),
-    ({"action": "reclaim", "tab_ids": [1, "2"]}, "reclaim needs 'tab_ids', a list of integers"),
-    ({"action": "reclaim"}, "reclaim needs 'tab_ids', a list of integers"),
-    ({"action": "release"}, "release needs 'tab_id', an integer"),
-    ({"action": "take_over", "tab_id": True}, "take_over needs 'tab_id', an integer"),
-    ({"action": "on_end", "on_end": "burn"}, "'on_end' is 'burn'; allowed: close, keep"),
-])
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({"action": "steal", "tab_id": 1}, "'action' is 'steal'; allowed: release, take_over, on_end, reclaim"),
+        ({"action": "reclaim", "tab_ids": [1, "2"]}, "reclaim needs 'tab_ids', a list of integers"),
+        ({"action": "reclaim"}, "reclaim needs 'tab_ids', a list of integers"),
+        ({"action": "release"}, "release needs 'tab_id', an integer"),
+        ({"action": "take_over", "tab_id": True}, "take_over needs 'tab_id', an integer"),
+        ({"action": "on_end", "on_end": "burn"}, "'on_end' is 'burn'; allowed: close, keep"),
+    ],
+)
 def test_a_bad_claim_request_names_the_argument_and_what_is_allowed(params, expected):
     with pytest.raises(ValueError, match=expected.replace("(", r"\(").replace(")", r"\)")):
         ClaimRequest.checked(params)

@@ -98,7 +98,10 @@ async def test_errors_network_and_vitals_are_observed_with_nothing_secret(browse
         console, exception, rejection = errors["items"]
         assert console["text"] == "Login failed for Authorization: [REDACTED]"
         assert exception["text"] == "Uncaught TypeError: Boom at load"
-        assert exception["source"].startswith(site.url("/telemetry.html")) and "TypeError: Boom at load" in exception["stack"]
+        assert (
+            exception["source"].startswith(site.url("/telemetry.html"))
+            and "TypeError: Boom at load" in exception["stack"]
+        )
         assert rejection["text"] == "Error: Rejected promise"
         # alerts ride on the next observe answer, once
         titles = [a["title"] for a in alerts_of(first)]
@@ -114,8 +117,10 @@ async def test_errors_network_and_vitals_are_observed_with_nothing_secret(browse
         assert [(e["level"], e["text"]) for e in logs["items"]][0] == ("warn", "Deprecated API used")
 
         network = answer(await client.call_tool("observe", {"what": "network", "since": since}))
-        outcomes = {item["url"].split(f":{site.server.server_address[1]}")[-1]: item.get("status", item.get("error"))
-                    for item in network["items"]}
+        outcomes = {
+            item["url"].split(f":{site.server.server_address[1]}")[-1]: item.get("status", item.get("error"))
+            for item in network["items"]
+        }
         assert outcomes["/status/500"] == 500 and outcomes["/status/404"] == 404
         assert outcomes[f"http://127.0.0.1:{port}/refused"] == "net::ERR_CONNECTION_REFUSED"
         assert outcomes["/data?token=[REDACTED]&page=2"] == 404
@@ -134,13 +139,30 @@ async def test_streaming_pushes_alerts_and_reports_its_status(browser, site):
     heard = Notifications()
     async with mcp_client(mode="legacy", logging_callback=heard) as client:
         # severity_min error: the warnings earlier tests' floods leave behind (spikes, summaries) stay out
-        enabled = answer(await client.call_tool("configure", {
-            "action": "streaming", "streaming_action": "enable", "events": ["errors"], "throttle_seconds": 1,
-            "severity_min": "error"}))
+        enabled = answer(
+            await client.call_tool(
+                "configure",
+                {
+                    "action": "streaming",
+                    "streaming_action": "enable",
+                    "events": ["errors"],
+                    "throttle_seconds": 1,
+                    "severity_min": "error",
+                },
+            )
+        )
         delivery = enabled.pop("delivery")
         assert delivery["pushed"] and delivery["via"] == ["notifications/message"]
-        assert enabled == {"status": "enabled", "config": {
-            "enabled": True, "events": ["errors"], "throttle_seconds": 1, "severity_min": "error", "url": ""}}
+        assert enabled == {
+            "status": "enabled",
+            "config": {
+                "enabled": True,
+                "events": ["errors"],
+                "throttle_seconds": 1,
+                "severity_min": "error",
+                "url": "",
+            },
+        }
         await navigate(client, site.url("/broken.html"))
         (first,) = await heard.wait(1)
         assert first["level"] == "error" and first["category"] == "errors"
@@ -155,8 +177,16 @@ async def test_streaming_pushes_alerts_and_reports_its_status(browser, site):
 async def test_a_burst_is_batched_and_the_timer_flushes_it(browser, site):
     heard = Notifications()
     async with mcp_client(mode="legacy", logging_callback=heard) as client:
-        await client.call_tool("configure", {"action": "streaming", "streaming_action": "enable", "events": ["errors"],
-                                             "throttle_seconds": 2, "severity_min": "error"})
+        await client.call_tool(
+            "configure",
+            {
+                "action": "streaming",
+                "streaming_action": "enable",
+                "events": ["errors"],
+                "throttle_seconds": 2,
+                "severity_min": "error",
+            },
+        )
         await navigate(client, site.url("/burst.html?n=5"))
         first, *_ = await heard.wait(1)
         assert first["title"] == "Console error: Failure number 1"
@@ -170,8 +200,14 @@ async def test_duplicates_within_30s_are_pushed_once_and_disable_clears_pending(
     heard = Notifications()
     async with mcp_client(mode="legacy", logging_callback=heard) as client:
         await client.call_tool(
-            "configure", {"action": "streaming", "streaming_action": "enable", "events": ["errors"],
-                          "throttle_seconds": 1, "severity_min": "error"}  # no error-spike warnings
+            "configure",
+            {
+                "action": "streaming",
+                "streaming_action": "enable",
+                "events": ["errors"],
+                "throttle_seconds": 1,
+                "severity_min": "error",
+            },  # no error-spike warnings
         )
         await navigate(client, site.url("/burst.html?n=5&same=1"))
         await heard.wait(1)
@@ -179,8 +215,14 @@ async def test_duplicates_within_30s_are_pushed_once_and_disable_clears_pending(
         assert [n["title"] for n in heard.received] == ["Console error: The same failure"]
 
         await client.call_tool(
-            "configure", {"action": "streaming", "streaming_action": "enable", "events": ["errors"],
-                          "throttle_seconds": 60, "severity_min": "error"}
+            "configure",
+            {
+                "action": "streaming",
+                "streaming_action": "enable",
+                "events": ["errors"],
+                "throttle_seconds": 60,
+                "severity_min": "error",
+            },
         )
         await navigate(client, site.url("/burst.html?n=4"))
 
@@ -204,7 +246,8 @@ async def test_a_flood_is_capped_and_bounded(browser, site):
     async with mcp_client(mode="legacy", logging_callback=heard) as client:
         tab_id = await tracked_tab(client)
         await client.call_tool(
-            "configure", {"action": "streaming", "streaming_action": "enable", "events": ["errors"], "throttle_seconds": 1}
+            "configure",
+            {"action": "streaming", "streaming_action": "enable", "events": ["errors"], "throttle_seconds": 1},
         )
         await navigate(client, site.url("/burst.html?flood=14000"))
         ticks = []
@@ -227,12 +270,24 @@ async def test_a_flood_is_capped_and_bounded(browser, site):
 
 async def test_two_sessions_get_their_own_streams(browser, site):
     network, errors = Notifications(), Notifications()
-    async with mcp_client(mode="legacy", logging_callback=network) as first, \
-            mcp_client(mode="legacy", logging_callback=errors) as second:
-        await first.call_tool("configure", {"action": "streaming", "streaming_action": "enable",
-                                            "events": ["network_errors"], "throttle_seconds": 1})
-        await second.call_tool("configure", {"action": "streaming", "streaming_action": "enable",
-                                             "events": ["errors"], "throttle_seconds": 1, "severity_min": "error"})
+    async with (
+        mcp_client(mode="legacy", logging_callback=network) as first,
+        mcp_client(mode="legacy", logging_callback=errors) as second,
+    ):
+        await first.call_tool(
+            "configure",
+            {"action": "streaming", "streaming_action": "enable", "events": ["network_errors"], "throttle_seconds": 1},
+        )
+        await second.call_tool(
+            "configure",
+            {
+                "action": "streaming",
+                "streaming_action": "enable",
+                "events": ["errors"],
+                "throttle_seconds": 1,
+                "severity_min": "error",
+            },
+        )
         await navigate(first, site.url("/broken.html"))
         await network.wait(1)
         await errors.wait(1)
@@ -252,8 +307,10 @@ async def test_a_new_connection_starts_with_streaming_off(browser):
 async def test_on_the_2026_protocol_alerts_come_as_resource_updates(browser, site):
     async with mcp_client() as client:
         assert client.protocol_version == "2026-07-28"
-        await client.call_tool("configure", {"action": "streaming", "streaming_action": "enable", "events": ["errors"],
-                                             "severity_min": "error"})
+        await client.call_tool(
+            "configure",
+            {"action": "streaming", "streaming_action": "enable", "events": ["errors"], "severity_min": "error"},
+        )
         async with client.listen(resource_subscriptions=["tabsight://alerts"]) as subscription:
             status = answer(await client.call_tool("configure", {"action": "streaming", "streaming_action": "status"}))
             assert status["delivery"]["pushed"]
@@ -273,16 +330,26 @@ async def test_ci_results_become_alerts(browser, tmp_path):
         await client.call_tool("observe", {"what": "alerts"})  # start from an empty inbox
         result = {"status": "failed", "name": "unit tests", "summary": "3 failed; token=SECRET123"}
         sent = subprocess.run(
-            [sys.executable, "-m", "tabsight", "ci-result", "-"], input=json.dumps(result),
-            env=front_env(), capture_output=True, text=True, timeout=30,
+            [sys.executable, "-m", "tabsight", "ci-result", "-"],
+            input=json.dumps(result),
+            env=front_env(),
+            capture_output=True,
+            text=True,
+            timeout=30,
         )
         assert sent.returncode == 0, sent.stderr
         alerts = answer(await client.call_tool("observe", {"what": "alerts"}))["alerts"]
         (ci,) = [a for a in alerts if a["category"] == "ci"]
         assert ci["severity"] == "error" and ci["title"] == "unit tests: failed"
         assert "SECRET123" not in ci["detail"]
-        bad = subprocess.run([sys.executable, "-m", "tabsight", "ci-result", "-"], input="not json",
-                             env=front_env(), capture_output=True, text=True, timeout=30)
+        bad = subprocess.run(
+            [sys.executable, "-m", "tabsight", "ci-result", "-"],
+            input="not json",
+            env=front_env(),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert bad.returncode == 2 and "is not JSON" in bad.stderr
 
 
@@ -290,12 +357,16 @@ async def test_closing_stdin_ends_every_task_cleanly(browser, site, tmp_path):
     stderr = tmp_path / "front.stderr"
     with stderr.open("w") as errlog:
         async with mcp_client(server=stdio_client(front_params(), errlog=errlog), mode="legacy") as client:
-            await client.call_tool("configure", {"action": "streaming", "streaming_action": "enable",
-                                                 "events": ["errors"], "throttle_seconds": 60})
+            await client.call_tool(
+                "configure",
+                {"action": "streaming", "streaming_action": "enable", "events": ["errors"], "throttle_seconds": 60},
+            )
             await navigate(client, site.url("/burst.html?n=3"))
 
             async def pending():
-                status = answer(await client.call_tool("configure", {"action": "streaming", "streaming_action": "status"}))
+                status = answer(
+                    await client.call_tool("configure", {"action": "streaming", "streaming_action": "status"})
+                )
                 return status["pending"] > 0
 
             assert await until(pending)  # a flush timer is armed when the client goes

@@ -55,15 +55,32 @@ def test_records_alerts_and_picks_are_timed_to_the_millisecond_with_the_offset(i
     assert alerts[0].timestamp == "1970-01-12T19:16:40.250+05:30"
     assert Alert("ci", "info", "CI: passed").wire()["timestamp"] == "1970-01-12T19:16:40.250+05:30"
     picks = Picks(on_alert=alerts.append, clock=lambda: NOW)
-    picks.receive({"tab_id": 7, "url": "http://a/", "title": "A", "selector": "#s", "tag": "button", "role": "button",
-                   "name": "Save", "text": "Save", "bounds": {"x": 0, "y": 0, "width": 10, "height": 10},
-                   "styles": {}, "note": ""})
+    picks.receive(
+        {
+            "tab_id": 7,
+            "url": "http://a/",
+            "title": "A",
+            "selector": "#s",
+            "tag": "button",
+            "role": "button",
+            "name": "Save",
+            "text": "Save",
+            "bounds": {"x": 0, "y": 0, "width": 10, "height": 10},
+            "styles": {},
+            "note": "",
+        }
+    )
     assert picks.query()["items"][0]["time"] == "1970-01-12T19:16:40.000+05:30"
 
 
 def test_no_module_but_times_formats_a_wall_clock_time():
     package = Path(tabsight.__file__).parent
     formatting = re.compile(r"strftime|isoformat|fromtimestamp|time\.localtime|time\.gmtime|utcfromtimestamp")
-    found = [f"{path.name}:{number}" for path in sorted(package.rglob("*.py")) if path.name != "times.py"
-             for number, line in enumerate(path.read_text().splitlines(), 1) if formatting.search(line)]
+    found = [
+        f"{path.name}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        if path.name != "times.py"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if formatting.search(line)
+    ]
     assert found == []

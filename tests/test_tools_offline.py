@@ -47,6 +47,7 @@ def json_of(block) -> dict:
 
 # -- screenshot ---------------------------------------------------------------
 
+
 async def test_screenshot_of_the_tracked_tab_is_an_image_then_its_metadata():
     browser = FakeBrowser(viewport=(800, 600))
     session = fake_session(browser)
@@ -72,14 +73,30 @@ async def test_screenshot_downscales_to_max_width():
 
 async def test_screenshot_of_a_url_sends_the_capture_settings_and_cookies_for_the_host():
     browser = FakeBrowser()
-    response = await handle(fake_session(browser), "screenshot", {
-        "url": "http://localhost:8000/app", "width": 640, "height": 480, "userAgent": "Agent/2",
-        "cookies": [{"name": "sid", "value": "abc", "domain": "127.0.0.1"}],
-    })
+    response = await handle(
+        fake_session(browser),
+        "screenshot",
+        {
+            "url": "http://localhost:8000/app",
+            "width": 640,
+            "height": 480,
+            "userAgent": "Agent/2",
+            "cookies": [{"name": "sid", "value": "abc", "domain": "127.0.0.1"}],
+        },
+    )
     (request,) = browser.methods("capture.url")
     assert (request["width"], request["height"], request["user_agent"]) == (640, 480, "Agent/2")
-    assert request["cookies"] == [{"name": "sid", "value": "abc", "domain": "localhost", "path": "/", "httpOnly": False,
-                                   "secure": False, "host_only": True}]
+    assert request["cookies"] == [
+        {
+            "name": "sid",
+            "value": "abc",
+            "domain": "localhost",
+            "path": "/",
+            "httpOnly": False,
+            "secure": False,
+            "host_only": True,
+        }
+    ]
     assert Image.open(io.BytesIO(response.images[0].data)).size == (640, 480)
     assert response.result["metadata"]["configuration"]["userAgent"] == "Agent/2"
     assert response.screenshot is None  # another page than the tracked tab: not a diff baseline
@@ -100,6 +117,7 @@ async def test_screenshot_retries_a_refused_connection_then_says_so(monkeypatch)
 
 # -- observe --------------------------------------------------------------------
 
+
 async def test_observe_page_ends_with_pending_alerts_once():
     browser = FakeBrowser()
     session = fake_session(browser)
@@ -107,8 +125,13 @@ async def test_observe_page_ends_with_pending_alerts_once():
     browser.emit("alert", {"category": "errors", "severity": "error", "title": "TypeError: x"})
     first = await call(session, "observe", {"what": "page"})
     page, _alerts = first.content
-    assert json_of(page) == {"tab_id": 7, "url": "http://127.0.0.1/fake", "title": "Fake page",
-                             "viewport": {"width": 1280, "height": 720}, "ready_state": "complete"}
+    assert json_of(page) == {
+        "tab_id": 7,
+        "url": "http://127.0.0.1/fake",
+        "title": "Fake page",
+        "viewport": {"width": 1280, "height": 720},
+        "ready_state": "complete",
+    }
     assert alerts(first)[0]["title"] == "TypeError: x"
     second = await call(session, "observe", {"what": "page"})
     assert len(second.content) == 1
@@ -117,8 +140,15 @@ async def test_observe_page_ends_with_pending_alerts_once():
 async def test_annotated_observe_draws_on_the_capture_and_labels_act_on_their_element():
     browser = FakeBrowser(viewport=(640, 400))
     browser.elements = [
-        {"selector": "#save", "tag": "button", "role": "button", "name": "Save", "text": "Save",
-         "bounds": {"x": 10, "y": 10, "width": 80, "height": 30}, "interactionHint": "clickable"},
+        {
+            "selector": "#save",
+            "tag": "button",
+            "role": "button",
+            "name": "Save",
+            "text": "Save",
+            "bounds": {"x": 10, "y": 10, "width": 80, "height": 30},
+            "interactionHint": "clickable",
+        },
     ]
     session = fake_session(browser)
     result = await call(session, "observe", {"what": "page", "annotate_screenshot": True})
@@ -138,16 +168,19 @@ async def test_annotated_observe_draws_on_the_capture_and_labels_act_on_their_el
 
     await call(session, "interact", {"action": "navigate", "url": "http://127.0.0.1/other"})
     stale = await call(session, "interact", {"action": "click", "label": 1})
-    assert refusal(stale).startswith("Label 1 is from the annotation of http://127.0.0.1/fake, and the page has "
-                                     "changed since")
+    assert refusal(stale).startswith(
+        "Label 1 is from the annotation of http://127.0.0.1/fake, and the page has changed since"
+    )
     assert refusal(stale).endswith(f"{HINTS[Code.STALE_LABEL]} [stale_label]")
 
 
 async def test_a_label_of_no_annotation_is_stale_and_said_so_by_its_code_even_in_a_fill():
     session = fake_session(FakeBrowser())
     click = refusal(await call(session, "interact", {"action": "click", "label": 1}))
-    assert click == f"No annotation in this session yet: no label stands for an element. {HINTS[Code.STALE_LABEL]} " \
-                    "[stale_label]"
+    assert (
+        click == f"No annotation in this session yet: no label stands for an element. {HINTS[Code.STALE_LABEL]} "
+        "[stale_label]"
+    )
     fill = refusal(await call(session, "interact", {"action": "fill", "fields": [{"label": 2, "value": "x"}]}))
     assert fill.startswith("fields[0] (label 2): No annotation in this session yet") and fill.endswith(" [stale_label]")
 
@@ -155,8 +188,15 @@ async def test_a_label_of_no_annotation_is_stale_and_said_so_by_its_code_even_in
 async def test_a_label_the_action_changed_is_answered_as_its_annotation_entry_now():
     browser = FakeBrowser()
     browser.elements = [
-        {"selector": "#counter", "tag": "button", "role": "button", "name": "count: 0", "text": "count: 0",
-         "bounds": {"x": 10, "y": 10, "width": 80, "height": 30}, "interactionHint": "clickable"},
+        {
+            "selector": "#counter",
+            "tag": "button",
+            "role": "button",
+            "name": "count: 0",
+            "text": "count: 0",
+            "bounds": {"x": 10, "y": 10, "width": 80, "height": 30},
+            "interactionHint": "clickable",
+        },
     ]
     session = fake_session(browser)
     await call(session, "observe", {"what": "page", "annotate_screenshot": True})
@@ -168,7 +208,8 @@ async def test_a_label_the_action_changed_is_answered_as_its_annotation_entry_no
     assert clicked["label_now"] == {"label": 1, "role": "button", "name": "count: 1"}
     # by a plain selector too: the label of that node says what it stands for now
     assert json_of((await call(session, "interact", {"action": "click", "selector": "p > button"})).content[0])[
-        "label_now"] == {"label": 1, "role": "button", "name": "count: 1"}
+        "label_now"
+    ] == {"label": 1, "role": "button", "name": "count: 1"}
     # only labels of this session's latest annotation
     browser.followed = {"labels": [{"annotation": "older", "label": 4}], **now}
     assert "label_now" not in json_of((await call(session, "interact", {"action": "click", "label": 1})).content[0])
@@ -188,19 +229,33 @@ async def test_observe_errors_passes_the_query_and_the_cursor_back():
     browser.telemetry["errors"] = [{"message": f"e{n}"} for n in range(5)]
     answer = await handle(fake_session(browser), "observe", {"what": "errors", "limit": 2})
     assert [item["message"] for item in answer.result["items"]] == ["e3", "e4"]
-    assert browser.methods("telemetry.query")[0] == {"what": "errors", "tab_id": 7, "since": 0, "limit": 2, "url": None,
-                                                  "requests": "failed"}
+    assert browser.methods("telemetry.query")[0] == {
+        "what": "errors",
+        "tab_id": 7,
+        "since": 0,
+        "limit": 2,
+        "url": None,
+        "requests": "failed",
+    }
 
 
 # -- interact execute -----------------------------------------------------------------
 
+
 async def test_execute_attaches_screenshots_after_the_json_and_counts_them():
     session = fake_session()
-    result = await call(session, "interact", {"action": "execute", "cdp": [
-        {"method": "Page.captureScreenshot", "params": {"format": "jpeg"}},
-        {"method": "Runtime.evaluate", "params": {"expression": "1"}},
-        {"method": "Page.captureScreenshot", "params": {}},
-    ]})
+    result = await call(
+        session,
+        "interact",
+        {
+            "action": "execute",
+            "cdp": [
+                {"method": "Page.captureScreenshot", "params": {"format": "jpeg"}},
+                {"method": "Runtime.evaluate", "params": {"expression": "1"}},
+                {"method": "Page.captureScreenshot", "params": {}},
+            ],
+        },
+    )
     answer, first, second, footer = result.content
     steps = json_of(answer)["cdp"]
     assert steps[0]["result"]["data"] == "<image 1, attached below>"
@@ -211,6 +266,7 @@ async def test_execute_attaches_screenshots_after_the_json_and_counts_them():
 
 
 # -- configure ------------------------------------------------------------------
+
 
 async def test_configure_track_picks_a_tab_or_says_which_exist():
     browser = FakeBrowser()
@@ -236,12 +292,25 @@ async def test_configure_emulate_a_users_tab_only_when_named_with_on_user_tab():
     answer = json_of((await call(session, "configure", asked)).content[0])["emulate"]
     assert "they see it emulated" in answer["note"]
     (sent,) = user.methods("emulation.set")
-    assert sent["viewport"] == {
-        "device": "pixel-7", "width": 412, "height": 915, "device_scale_factor": 2.625, "mobile": True,
-        "user_agent": sent["viewport"]["user_agent"],
-    } and "Pixel 7" in sent["viewport"]["user_agent"]
-    assert sent["network"] == {"name": "4g", "offline": False, "latency_ms": 165, "download_bytes_per_s": 1_012_500,
-                               "upload_bytes_per_s": 168_750}
+    assert (
+        sent["viewport"]
+        == {
+            "device": "pixel-7",
+            "width": 412,
+            "height": 915,
+            "device_scale_factor": 2.625,
+            "mobile": True,
+            "user_agent": sent["viewport"]["user_agent"],
+        }
+        and "Pixel 7" in sent["viewport"]["user_agent"]
+    )
+    assert sent["network"] == {
+        "name": "4g",
+        "offline": False,
+        "latency_ms": 165,
+        "download_bytes_per_s": 1_012_500,
+        "upload_bytes_per_s": 168_750,
+    }
     # a reset needs no flag: it only undoes what tabsight did
     reset = await call(session, "configure", {"action": "emulate", "emulation": {"reset": True}})
     assert json_of(reset.content[0])["emulate"]["emulation"] is None
@@ -249,20 +318,30 @@ async def test_configure_emulate_a_users_tab_only_when_named_with_on_user_tab():
     embedded = FakeBrowser()
     embedded.hello.embedded = "token"
     session = fake_session(embedded)
-    custom = {"action": "emulate", "emulation": {"width": 600, "height": 400, "color_scheme": "dark", "network": "none"}}
+    custom = {
+        "action": "emulate",
+        "emulation": {"width": 600, "height": 400, "color_scheme": "dark", "network": "none"},
+    }
     answer = json_of((await call(session, "configure", custom)).content[0])["emulate"]
     assert "note" not in answer
     (sent,) = embedded.methods("emulation.set")
     (own,) = embedded.methods("tab.open")  # the embedded browser: the session works in a tab of its own
     assert "group" not in own  # (grouped for a user to see whose it is: tabsight's own browser has none)
-    assert sent == {"tab_id": 101, "viewport": {"width": 600, "height": 400, "device_scale_factor": 1, "mobile": False},
-                    "color_scheme": "dark", "network": None}
+    assert sent == {
+        "tab_id": 101,
+        "viewport": {"width": 600, "height": 400, "device_scale_factor": 1, "mobile": False},
+        "color_scheme": "dark",
+        "network": None,
+    }
 
 
 async def test_configure_streaming_enable_status_disable():
     session = fake_session()
-    enabled = await handle(session, "configure", {"action": "streaming", "streaming_action": "enable",
-                                                  "events": ["errors"], "throttle_seconds": 2})
+    enabled = await handle(
+        session,
+        "configure",
+        {"action": "streaming", "streaming_action": "enable", "events": ["errors"], "throttle_seconds": 2},
+    )
     assert enabled.result["status"] == "enabled" and enabled.result["config"]["throttle_seconds"] == 2
     status = await handle(session, "configure", {"action": "streaming", "streaming_action": "status"})
     assert status.result["config"]["enabled"] is True
@@ -271,6 +350,7 @@ async def test_configure_streaming_enable_status_disable():
 
 
 # -- generate and screenshot_mode -------------------------------------------------------
+
 
 async def test_visual_diff_needs_a_baseline_then_shows_what_changed():
     browser = FakeBrowser(viewport=(300, 200))
@@ -288,8 +368,11 @@ async def test_visual_diff_needs_a_baseline_then_shows_what_changed():
 
 async def test_screenshot_mode_ends_answers_with_a_screenshot_within_its_limits():
     session = fake_session(FakeBrowser(viewport=(400, 300)))
-    configured = await call(session, "configure", {"action": "capture", "settings": {
-        "screenshot_mode": "on", "cooldown_seconds": 3600, "session_limit": 5}})
+    configured = await call(
+        session,
+        "configure",
+        {"action": "capture", "settings": {"screenshot_mode": "on", "cooldown_seconds": 3600, "session_limit": 5}},
+    )
     assert "sensitive" in json_of(configured.content[0])["note"]
     first = await call(session, "observe", {"what": "page"})
     assert decoded(first.content[-1]).size == (400, 300)
@@ -329,8 +412,10 @@ async def test_after_a_restart_of_the_same_browser_its_focused_tab_is_taken_with
     browser.focused = 51
     looked = await call(session, "observe", {"what": "page"})
     assert browser.methods("page.info")[-1] == {"tab_id": 51}
-    assert notes(looked) == ["The tracked tab (7) was in a browser that restarted since: its tabs are new. "
-                             "Now tracking its focused tab (51)."]
+    assert notes(looked) == [
+        "The tracked tab (7) was in a browser that restarted since: its tabs are new. "
+        "Now tracking its focused tab (51)."
+    ]
     assert notes(await call(session, "observe", {"what": "page"})) == []  # said once
 
     # input, though, is not sent to a page the agent has not looked at

@@ -102,33 +102,58 @@ def point_in(item: dict, box: dict) -> bool:
 
 # -- what each page says once acted on: (expression, the value expected) ---------------------------------------
 
-RECTANGLE_ACTIVE = ("[document.querySelector('[data-testid=toolbar-rectangle]').checked,"
-                    " window.excalidrawAPI.getAppState().activeTool.type]", [True, "rectangle"])
-MD_BILLING_SELECTED = ("[document.getElementById('tabs').activeTabIndex, document.getElementById('tab-billing').selected]",
-                       [1, True])
-MD_FILLED = ("['full-name', 'email'].map((id) => document.getElementById(id))"
-             ".flatMap((field) => [field.value, field.shadowRoot.querySelector('input').value])",
-             ["Ada Lovelace"] * 2 + ["ada@example.org"] * 2)
+RECTANGLE_ACTIVE = (
+    "[document.querySelector('[data-testid=toolbar-rectangle]').checked,"
+    " window.excalidrawAPI.getAppState().activeTool.type]",
+    [True, "rectangle"],
+)
+MD_BILLING_SELECTED = (
+    "[document.getElementById('tabs').activeTabIndex, document.getElementById('tab-billing').selected]",
+    [1, True],
+)
+MD_FILLED = (
+    "['full-name', 'email'].map((id) => document.getElementById(id))"
+    ".flatMap((field) => [field.value, field.shadowRoot.querySelector('input').value])",
+    ["Ada Lovelace"] * 2 + ["ada@example.org"] * 2,
+)
 ION_GRID = ("document.getElementById('view').value", "grid")
 FLUENT_TERMS = ("location.hash", "#terms")
-TODOS_COMPLETED = ("[document.querySelectorAll('#todo-list li.completed').length,"
-                   " JSON.parse(localStorage.getItem('todos-angularjs')).filter((todo) => todo.completed).length]", [3, 3])
-NAIVE_BILLING = ("[document.querySelector('.n-tabs-tab--active').textContent.trim(), document.querySelector('.pane').textContent]",
-                 ["Billing", "Billing settings"])
+TODOS_COMPLETED = (
+    "[document.querySelectorAll('#todo-list li.completed').length,"
+    " JSON.parse(localStorage.getItem('todos-angularjs')).filter((todo) => todo.completed).length]",
+    [3, 3],
+)
+NAIVE_BILLING = (
+    "[document.querySelector('.n-tabs-tab--active').textContent.trim(), document.querySelector('.pane').textContent]",
+    ["Billing", "Billing settings"],
+)
 NAIVE_PAGE_2 = ("document.querySelector('#pager .n-pagination-item--active').textContent.trim()", "2")
 NAIVE_TEAM = ("document.querySelector('#plan .n-base-selection-label').textContent.trim()", "Team")
-NAIVE_BY_AGE = ("[...document.querySelectorAll('#people tbody tr')].map((row) => row.children[1].textContent.trim())",
-                ["85", "72", "41", "36"])  # a first click sorts descending
-BP_DOCS_EXPANDED = ("[...document.querySelectorAll('.bp6-tree-node-expanded > .bp6-tree-node-content .bp6-tree-node-label')]"
-                    ".map((label) => label.textContent)", ["docs"])
+NAIVE_BY_AGE = (
+    "[...document.querySelectorAll('#people tbody tr')].map((row) => row.children[1].textContent.trim())",
+    ["85", "72", "41", "36"],
+)  # a first click sorts descending
+BP_DOCS_EXPANDED = (
+    "[...document.querySelectorAll('.bp6-tree-node-expanded > .bp6-tree-node-content .bp6-tree-node-label')]"
+    ".map((label) => label.textContent)",
+    ["docs"],
+)
 
 #: (page, interact arguments by selector, what the page then says): each label test's action and check, by selector
 BY_SELECTOR = [
     ("excalidraw018.html", {"action": "click", "selector": "[data-testid=toolbar-rectangle]"}, RECTANGLE_ACTIVE),
     ("material.html", {"action": "click", "selector": "#tab-billing"}, MD_BILLING_SELECTED),
-    ("material.html", {"action": "fill", "fields": [{"selector": "#full-name >>> input", "value": "Ada Lovelace"},
-                                                    {"selector": "#email >>> input", "value": "ada@example.org"}]},
-     MD_FILLED),
+    (
+        "material.html",
+        {
+            "action": "fill",
+            "fields": [
+                {"selector": "#full-name >>> input", "value": "Ada Lovelace"},
+                {"selector": "#email >>> input", "value": "ada@example.org"},
+            ],
+        },
+        MD_FILLED,
+    ),
     ("ionic.html", {"action": "click", "selector": "ion-segment-button[value=grid]"}, ION_GRID),
     ("fluent.html", {"action": "click", "selector": "#terms"}, FLUENT_TERMS),
     ("todomvc-angularjs.html", {"action": "click", "selector": "#toggle-all"}, TODOS_COMPLETED),
@@ -136,13 +161,22 @@ BY_SELECTOR = [
     ("naive.html", {"action": "click", "selector": "#pager .n-pagination-item:nth-child(3)"}, NAIVE_PAGE_2),
     ("naive.html", {"action": "click", "selector": ".n-base-select-option:nth-child(2)"}, NAIVE_TEAM),
     ("naive.html", {"action": "click", "selector": '#people th[data-col-key="age"]'}, NAIVE_BY_AGE),
-    ("blueprint.html", {"action": "click", "selector": ".bp6-tree-root > li:nth-child(2) > .bp6-tree-node-content > "
-                                                       ".bp6-tree-node-caret"}, BP_DOCS_EXPANDED),
+    (
+        "blueprint.html",
+        {
+            "action": "click",
+            "selector": ".bp6-tree-root > li:nth-child(2) > .bp6-tree-node-content > .bp6-tree-node-caret",
+        },
+        BP_DOCS_EXPANDED,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("page", "arguments", "says"), BY_SELECTOR,
-                         ids=[f"{page}-{arguments.get('selector', 'fill')}" for page, arguments, _ in BY_SELECTOR])
+@pytest.mark.parametrize(
+    ("page", "arguments", "says"),
+    BY_SELECTOR,
+    ids=[f"{page}-{arguments.get('selector', 'fill')}" for page, arguments, _ in BY_SELECTOR],
+)
 async def test_each_pages_action_by_selector_gives_what_its_label_test_checks(agent, page, arguments, says):
     """The pages and the checks are sound: the action of each label test, aimed by a CSS selector instead of a
     label, leaves the page saying what that test expects (a label test that fails does so on its marks)."""
@@ -155,8 +189,18 @@ async def test_each_pages_action_by_selector_gives_what_its_label_test_checks(ag
 # -- Excalidraw 0.18 -----------------------------------------------------------------------------------------
 
 #: its toolbar's tools, as Chromium names their radios
-EXCALIDRAW_TOOLS = ("Selection", "Rectangle", "Diamond", "Ellipse", "Arrow", "Line", "Draw", "Text", "Insert image",
-                    "Eraser")
+EXCALIDRAW_TOOLS = (
+    "Selection",
+    "Rectangle",
+    "Diamond",
+    "Ellipse",
+    "Arrow",
+    "Line",
+    "Draw",
+    "Text",
+    "Insert image",
+    "Eraser",
+)
 
 
 async def test_excalidraw_018_marks_its_tools_panel_and_corner_controls(agent):
@@ -178,8 +222,9 @@ async def test_excalidraw_018_marks_its_tools_panel_and_corner_controls(agent):
 async def test_excalidraw_018_a_click_on_the_rectangle_tools_label_makes_it_the_active_tool(agent):
     client, annotations = await opened(agent, "excalidraw018.html")
     await act(client, "click", mark(annotations, "radio", "Rectangle"))
-    assert await page_says(client, *RECTANGLE_ACTIVE) == RECTANGLE_ACTIVE[1], \
+    assert await page_says(client, *RECTANGLE_ACTIVE) == RECTANGLE_ACTIVE[1], (
         "the Rectangle tool's radio is not checked and the app's active tool is not rectangle after the click"
+    )
 
 
 # -- Material Web -------------------------------------------------------------------------------------------
@@ -190,16 +235,29 @@ async def test_material_web_tabs_are_marked_by_name_and_a_click_selects_billing(
     for tab in ("Profile", "Security"):
         mark(annotations, "tab", tab)
     await act(client, "click", mark(annotations, "tab", "Billing"))
-    assert await page_says(client, *MD_BILLING_SELECTED) == MD_BILLING_SELECTED[1], "the Billing tab is not selected after the click"
+    assert await page_says(client, *MD_BILLING_SELECTED) == MD_BILLING_SELECTED[1], (
+        "the Billing tab is not selected after the click"
+    )
 
 
 async def test_material_web_text_fields_are_textboxes_named_by_their_label_and_filled_by_it(agent):
     client, annotations = await opened(agent, "material.html")
     name, email = mark(annotations, "textbox", "Full name"), mark(annotations, "textbox", "Email")
-    answer(await client.call_tool("interact", {"action": "fill", "fields": [
-        {"label": name["label"], "value": "Ada Lovelace"}, {"label": email["label"], "value": "ada@example.org"}]}))
-    assert await page_says(client, *MD_FILLED) == MD_FILLED[1], \
+    answer(
+        await client.call_tool(
+            "interact",
+            {
+                "action": "fill",
+                "fields": [
+                    {"label": name["label"], "value": "Ada Lovelace"},
+                    {"label": email["label"], "value": "ada@example.org"},
+                ],
+            },
+        )
+    )
+    assert await page_says(client, *MD_FILLED) == MD_FILLED[1], (
         "the fields' values (element, inner input) are not what fill put in by label"
+    )
 
 
 async def test_material_web_radios_and_slider_are_marked_by_name(agent):
@@ -218,8 +276,9 @@ async def test_ionic_segment_buttons_and_the_selects_button_are_marked_and_a_seg
     mark(annotations, "tab", "Map")
     mark(annotations, ("button", "combobox"), "Fruit", contains=True)
     await act(client, "click", mark(annotations, "tab", "Grid"))
-    assert await page_says(client, *ION_GRID) == ION_GRID[1], \
+    assert await page_says(client, *ION_GRID) == ION_GRID[1], (
         "the segment's value is not grid after the click on its Grid button"
+    )
 
 
 # -- Fluent UI web components --------------------------------------------------------------------------------
@@ -240,7 +299,9 @@ async def test_todomvc_angularjs_mark_all_as_complete_is_found_by_name_and_compl
     # its <label for="toggle-all"> is display:none, so Chromium gives the checkbox no name: the app names it in
     # that label, and a user knows the chevron above the list by those words
     await act(client, "click", mark(annotations, "checkbox", "Mark all as complete"))
-    assert await page_says(client, *TODOS_COMPLETED) == TODOS_COMPLETED[1], "not every todo is completed after the click"
+    assert await page_says(client, *TODOS_COMPLETED) == TODOS_COMPLETED[1], (
+        "not every todo is completed after the click"
+    )
 
 
 # -- Naive UI ------------------------------------------------------------------------------------------------
@@ -265,16 +326,21 @@ async def test_naive_ui_open_selects_options_are_marked_by_their_text(agent):
     for option in ("Free", "Team", "Enterprise"):
         mark(annotations, NO_ROLE + ("option",), option)
     await act(client, "click", mark(annotations, NO_ROLE + ("option",), "Team"))
-    assert await page_says(client, *NAIVE_TEAM) == NAIVE_TEAM[1], "the select does not show Team after its option's click"
+    assert await page_says(client, *NAIVE_TEAM) == NAIVE_TEAM[1], (
+        "the select does not show Team after its option's click"
+    )
 
 
 async def test_naive_ui_sortable_column_header_is_marked_and_a_click_sorts_by_it(agent):
     client, annotations = await opened(agent, "naive.html")
     header = marks(annotations, NO_ROLE + ("columnheader", "button"), "Age", contains=True)
-    assert len(header) == 1, f"the sortable 'Age' column header is not marked once; the annotations:{listing(annotations)}"
+    assert len(header) == 1, (
+        f"the sortable 'Age' column header is not marked once; the annotations:{listing(annotations)}"
+    )
     await act(client, "click", header[0])
-    assert await page_says(client, *NAIVE_BY_AGE) == NAIVE_BY_AGE[1], \
+    assert await page_says(client, *NAIVE_BY_AGE) == NAIVE_BY_AGE[1], (
         "the table is not sorted by age (descending: a first click's order) after the click on its header"
+    )
 
 
 # -- Blueprint -----------------------------------------------------------------------------------------------
@@ -284,13 +350,20 @@ async def test_blueprint_tree_carets_are_marked_and_a_click_expands_the_node(age
     client, annotations = await opened(agent, "blueprint.html")
     # a caret: a span with no role holding an svg titled "Expand group"; one per folder (src, docs, tests)
     carets = marks(annotations, NO_ROLE + ("button",), "Expand group")
-    assert len(carets) == 3, ("the tree's three carets are not marked with no role and the name 'Expand group' "
-                              f"(their icon's title); the annotations:{listing(annotations)}")
-    box = await execute(client, """
+    assert len(carets) == 3, (
+        "the tree's three carets are not marked with no role and the name 'Expand group' "
+        f"(their icon's title); the annotations:{listing(annotations)}"
+    )
+    box = await execute(
+        client,
+        """
       const caret = [...document.querySelectorAll('.bp6-tree-node')]
         .find((node) => node.querySelector(':scope > .bp6-tree-node-content .bp6-tree-node-label')?.textContent === 'docs')
         .querySelector('.bp6-tree-node-caret').getBoundingClientRect();
-      return {x: caret.x, y: caret.y, width: caret.width, height: caret.height};""")
+      return {x: caret.x, y: caret.y, width: caret.width, height: caret.height};""",
+    )
     (docs,) = [caret for caret in carets if point_in(caret, box)]
     await act(client, "click", docs)
-    assert await page_says(client, *BP_DOCS_EXPANDED) == BP_DOCS_EXPANDED[1], "the docs folder is not expanded after its caret's click"
+    assert await page_says(client, *BP_DOCS_EXPANDED) == BP_DOCS_EXPANDED[1], (
+        "the docs folder is not expanded after its caret's click"
+    )

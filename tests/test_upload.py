@@ -67,14 +67,24 @@ async def test_files_set_on_a_file_input(upload_page, notes):
     text, table = notes
     answer = await upload(upload_page, text, table, selector="#files")
     assert answer["via"] == "input" and answer["did"] == "set 2 files on the file input"
-    assert answer["files"] == [{"name": "notes.txt", "size": 11, "path": str(text)},
-                               {"name": "data.csv", "size": 17, "path": str(table)}]
+    assert answer["files"] == [
+        {"name": "notes.txt", "size": 11, "path": str(text)},
+        {"name": "data.csv", "size": 17, "path": str(table)},
+    ]
     assert answer["input_files"] == [{"name": "notes.txt", "size": 11}, {"name": "data.csv", "size": 17}]
     assert answer["target"]["tag"] == "input"
     assert answer["dom"]["added"] == 2 and answer["dom"]["attributes"] == 0  # the page's list, not tabsight's mark
     saw = await page_saw(upload_page)
-    assert saw["changes"] == [{"id": "files", "trusted": True, "files": [
-        {"name": "notes.txt", "size": 11, "type": "text/plain"}, {"name": "data.csv", "size": 17, "type": "text/csv"}]}]
+    assert saw["changes"] == [
+        {
+            "id": "files",
+            "trusted": True,
+            "files": [
+                {"name": "notes.txt", "size": 11, "type": "text/plain"},
+                {"name": "data.csv", "size": 17, "type": "text/csv"},
+            ],
+        }
+    ]
     assert saw["inputs"] == [{"id": "files", "trusted": True}]
     assert not await script(upload_page, "return document.querySelector('[data-tabsight-upload]') !== null")
 
@@ -95,8 +105,9 @@ async def test_a_button_that_opens_a_hidden_input_gets_its_chooser_answered(uplo
     assert answer["target"]["name"] == "Choose avatar"
     assert answer["input_files"] == [{"name": "data.csv", "size": 17}]
     saw = await page_saw(upload_page)
-    assert saw["changes"] == [{"id": "avatar", "trusted": True, "files": [{"name": "data.csv", "size": 17,
-                                                                          "type": "text/csv"}]}]
+    assert saw["changes"] == [
+        {"id": "avatar", "trusted": True, "files": [{"name": "data.csv", "size": 17, "type": "text/csv"}]}
+    ]
     assert saw["cancels"] == []
 
 
@@ -114,8 +125,11 @@ async def test_a_plain_click_that_opens_a_chooser_keeps_it_closed_and_says_uploa
 
 
 async def test_a_point_on_a_file_input_opens_its_chooser(upload_page, notes):
-    box = await script(upload_page, "const r = document.getElementById('files').getBoundingClientRect();"
-                                    "return {x: r.x + r.width / 2, y: r.y + r.height / 2}")
+    box = await script(
+        upload_page,
+        "const r = document.getElementById('files').getBoundingClientRect();"
+        "return {x: r.x + r.width / 2, y: r.y + r.height / 2}",
+    )
     answer = await upload(upload_page, *notes, x=box["x"], y=box["y"])
     assert answer["via"] == "chooser" and answer["received"]["tag"] == "input"
     assert [f["name"] for f in answer["input_files"]] == ["notes.txt", "data.csv"]
@@ -144,9 +158,11 @@ async def test_refusals_name_the_path_and_how_to_allow_it_and_leave_the_tab_as_i
     assert "'/etc/hostname' is outside" in message and "is a directory" in message and "notes.txt" not in message
 
     assert "#avatar (an <input type=file> without multiple) takes one file, not 2" in await refused(
-        upload_page, text, table, selector="#avatar")
+        upload_page, text, table, selector="#avatar"
+    )
     assert "The file chooser the click on #choose-avatar opened takes one file, not 2" in await refused(
-        upload_page, text, table, selector="#choose-avatar")
+        upload_page, text, table, selector="#choose-avatar"
+    )
     # Chooser interception is off again: the chooser that Enter on the button opens (on the attachment that refusal
     # used: a page script would start a new one; a click would intercept it, as every click does) is the
     # browser's, which headless closes at once (a cancel event), not one held for tabsight
@@ -163,19 +179,21 @@ async def test_refusals_name_the_path_and_how_to_allow_it_and_leave_the_tab_as_i
     assert saw["changes"] == [] and saw["inputs"] == []  # nothing was set
     assert not await script(upload_page, "return document.querySelector('[data-tabsight-upload]') !== null")
     # the tab takes the next upload as the first
-    assert (await upload(upload_page, text, selector="#choose-avatar"))["input_files"] == [{"name": "notes.txt",
-                                                                                           "size": 11}]
+    assert (await upload(upload_page, text, selector="#choose-avatar"))["input_files"] == [
+        {"name": "notes.txt", "size": 11}
+    ]
 
 
 async def test_without_file_access_nothing_is_done_and_the_answer_says_how_to_allow_it(site, tmp_path, notes):
     # the user turned the extension's "Allow access to file URLs" off (on by default for an unpacked extension)
     (tmp_path / "profile" / "Default").mkdir(parents=True)
     (tmp_path / "profile" / "Default" / "Preferences").write_text(
-        json.dumps({"extensions": {"settings": {extension_id(): {"newAllowFileAccess": False}}}}))
+        json.dumps({"extensions": {"settings": {extension_id(): {"newAllowFileAccess": False}}}})
+    )
     async with users_browser(None, tmp_path) as (client, _browser):
         payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/upload.html")}))
         message = await refused(client, notes[0], selector="#nothing")
-        assert "its \"Allow access to file URLs\" is off" in message
+        assert 'its "Allow access to file URLs" is off' in message
         assert "turn on 'Allow access to file URLs' in tabsight's Details at chrome://extensions" in message
         assert await script(client, "return window.clicks") == []  # refused before the click
 
@@ -188,10 +206,15 @@ async def test_dropzone_takes_the_files_its_zone_opened_a_chooser_for(browser, r
         assert answer["via"] == "chooser"
         assert answer["input_files"] == [{"name": "notes.txt", "size": 11}, {"name": "data.csv", "size": 17}]
         assert await script(client, "return window.added") == [
-            {"zone": "uploads", "name": "notes.txt", "size": 11}, {"zone": "uploads", "name": "data.csv", "size": 17}]
-        previews = await script(client, "return [...document.querySelectorAll('#uploads .dz-preview')].map((p) => "
-                                        "[p.querySelector('[data-dz-name]').textContent, "
-                                        "p.querySelector('[data-dz-size]').textContent])")
+            {"zone": "uploads", "name": "notes.txt", "size": 11},
+            {"zone": "uploads", "name": "data.csv", "size": 17},
+        ]
+        previews = await script(
+            client,
+            "return [...document.querySelectorAll('#uploads .dz-preview')].map((p) => "
+            "[p.querySelector('[data-dz-name]').textContent, "
+            "p.querySelector('[data-dz-size]').textContent])",
+        )
         assert previews == [["notes.txt", "11 b"], ["data.csv", "17 b"]]
 
         message = await refused(client, text, table, selector="#avatar")

@@ -152,8 +152,10 @@ def test_by_default_the_working_directory_and_the_upload_folder_are_the_roots(mo
     config.reset()
     monkeypatch.chdir(tmp_path)
     listed = [(root.path, root.why) for root in allowed_roots()]
-    assert listed == [(os.path.realpath(tmp_path), "the working directory"),
-                      (os.path.realpath(tempfile.gettempdir()) + f"/tabsight-uploads-{os.getuid()}", UPLOAD_FOLDER)]
+    assert listed == [
+        (os.path.realpath(tmp_path), "the working directory"),
+        (os.path.realpath(tempfile.gettempdir()) + f"/tabsight-uploads-{os.getuid()}", UPLOAD_FOLDER),
+    ]
 
 
 @pytest.mark.parametrize("folder", ["/", "~"])

@@ -153,8 +153,9 @@ async def test_cookies_for_a_capture_go_in_request_headers_only_and_the_users_st
     assert sorted(headers["Cookie"].split("; ")) == ["js=capture", "js=mine", f"session={secret}"]
 
     # the page's script sees the user's own cookie only: the capture's never entered the store
-    result = await client.call_tool("screenshot", {"url": site.url("/cookie-script.html"), "cookies": cookies,
-                                                   "format": "png"})
+    result = await client.call_tool(
+        "screenshot", {"url": site.url("/cookie-script.html"), "cookies": cookies, "format": "png"}
+    )
     assert picture(result).getpixel((10, 10)) == (224, 0, 0)
     seen = len(site.requests_to("/gate"))
     browser.open(site.url("/gate"))
@@ -190,8 +191,7 @@ async def test_a_session_on_the_embedded_browser_moves_to_the_users_browser_when
             browser.quit()
 
 
-async def test_the_capture_quota_goes_in_turns_so_one_agents_burst_does_not_starve_anothers_screenshot(
-        users, site):
+async def test_the_capture_quota_goes_in_turns_so_one_agents_burst_does_not_starve_anothers_screenshot(users, site):
     """Chrome takes 2 captureVisibleTab calls a second for the whole browser. Agent A asks for 6 screenshots at
     once; agent B, a moment later, for 2, one after the other, of a tab in another window. Served in turns, B's
     come between A's, not after all of them; and every one is taken without the debugger (no bar)."""
@@ -264,7 +264,8 @@ async def test_a_screenshot_cancelled_while_it_waits_for_the_quota_gives_its_tur
 
 @pytest.mark.parametrize("away", ["covered", "minimized"])
 async def test_an_agent_works_in_a_tab_of_its_own_while_the_user_is_away_and_nothing_comes_up(
-        users, site, desktop, away):
+    users, site, desktop, away
+):
     """The user's browser is behind another application, or minimized. An agent opens a tab of its own (into
     its group), takes a screenshot of it, clicks and types there: each is answered, and the browser stays
     where the user left it, showing the tab the user had in front."""
@@ -281,9 +282,13 @@ async def test_an_agent_works_in_a_tab_of_its_own_while_the_user_is_away_and_not
             opened = payload(await smith.call_tool("interact", {"action": "open_tab", "url": site.url("/behind.html")}))
             viewport = payload(await smith.call_tool("observe", {"what": "page"}))["viewport"]
             assert picture(await smith.call_tool("screenshot", {"format": "png"})).size == (
-                viewport["width"], viewport["height"])
-            assert payload(await smith.call_tool("interact", {"action": "click", "selector": "#press"}))[
-                "target"]["name"] == "Press"
+                viewport["width"],
+                viewport["height"],
+            )
+            assert (
+                payload(await smith.call_tool("interact", {"action": "click", "selector": "#press"}))["target"]["name"]
+                == "Press"
+            )
             typed = payload(await smith.call_tool("interact", {"action": "type", "selector": "#field", "text": "x"}))
             assert typed["value"] == "x"
             clicks = payload(await smith.call_tool("interact", {"action": "execute", "script": "window.record.clicks"}))
@@ -305,7 +310,8 @@ async def tabs_of(client) -> list[dict]:
 
 
 async def test_an_agents_tabs_open_behind_in_a_group_named_after_it_and_go_with_it_unless_the_user_took_one(
-        users, site, desktop):
+    users, site, desktop
+):
     observer, browser = users
     (window,) = desktop.browser_windows()
     desktop.activate(window)

@@ -30,7 +30,9 @@ def js(name: str) -> str:
 
 
 def test_the_extension_and_python_define_the_same_error_codes():
-    body = re.search(r"export const Code = Object\.freeze\(\{(.*?)\}\);", js("service-worker/errors.js"), re.DOTALL).group(1)
+    body = re.search(
+        r"export const Code = Object\.freeze\(\{(.*?)\}\);", js("service-worker/errors.js"), re.DOTALL
+    ).group(1)
     in_js = dict(re.findall(r"(\w+): '([a-z_]+)'", body))
     assert in_js == {code.name: code.value for code in Code}
 
@@ -66,11 +68,18 @@ def test_the_alert_categories_made_filtered_and_documented_are_the_taxonomys():
     table = re.search(r"### Alert categories\n.*?\|---[|-]*\n((?:\|[^\n]*\n)+)", doc, re.DOTALL).group(1)
     documented = [[cell.strip() for cell in line.strip().strip("|").split(" | ")] for line in table.splitlines()]
     assert documented == [
-        [f"`{c.name}`", c.made_by, c.meaning, ", ".join(f"`{e}`" for e in (c.name, *c.under, "all")),
-         "yes" if c.url_filtered else "no"]
+        [
+            f"`{c.name}`",
+            c.made_by,
+            c.meaning,
+            ", ".join(f"`{e}`" for e in (c.name, *c.under, "all")),
+            "yes" if c.url_filtered else "no",
+        ]
         for c in TAXONOMY
     ]
-    streaming = re.search(r"`events`: (.*?); `url_filter`", (ROOT / "docs" / "telemetry.md").read_text(), re.DOTALL).group(1)
+    streaming = re.search(
+        r"`events`: (.*?); `url_filter`", (ROOT / "docs" / "telemetry.md").read_text(), re.DOTALL
+    ).group(1)
     assert sorted(re.findall(r"`(\w+)`", streaming)) == sorted(EVENTS)
 
 

@@ -31,14 +31,24 @@ def check(pipe: Pipe, url: str, shot: Path | None) -> dict:
     target = pipe.call("Target.createTarget", {"url": "about:blank"})["targetId"]
     session = pipe.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     try:
-        pipe.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False}, session)
+        pipe.call(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False},
+            session,
+        )
         for domain in ("Page", "Runtime", "Log", "Network"):
             pipe.call(f"{domain}.enable", session=session)
         pipe.call("Page.navigate", {"url": url}, session)
         pipe.wait_event("Page.loadEventFired", session)
         pipe.call("Runtime.evaluate", {"expression": QUIET_SCRIPT, "awaitPromise": True}, session, timeout=60)
-        ready = pipe.call("Runtime.evaluate", {"expression": "!document.documentElement.dataset.readyWhen || !!window[document.documentElement.dataset.readyWhen]",
-                                               "returnByValue": True}, session)["result"]["value"]
+        ready = pipe.call(
+            "Runtime.evaluate",
+            {
+                "expression": "!document.documentElement.dataset.readyWhen || !!window[document.documentElement.dataset.readyWhen]",
+                "returnByValue": True,
+            },
+            session,
+        )["result"]["value"]
         if shot:
             data = pipe.call("Page.captureScreenshot", {"format": "png"}, session)["data"]
             shot.write_bytes(base64.b64decode(data))
@@ -50,9 +60,14 @@ def check(pipe: Pipe, url: str, shot: Path | None) -> dict:
         method, params = event["method"], event["params"]
         if method == "Runtime.exceptionThrown":
             details = params["exceptionDetails"]
-            problems.append("exception: " + details.get("exception", {}).get("description", details.get("text", ""))[:200])
+            problems.append(
+                "exception: " + details.get("exception", {}).get("description", details.get("text", ""))[:200]
+            )
         elif method == "Runtime.consoleAPICalled" and params["type"] == "error":
-            problems.append("console.error: " + " ".join(str(a.get("value", a.get("description", ""))) for a in params["args"])[:200])
+            problems.append(
+                "console.error: "
+                + " ".join(str(a.get("value", a.get("description", ""))) for a in params["args"])[:200]
+            )
         elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
             problems.append("log: " + params["entry"]["text"][:200] + " " + params["entry"].get("url", ""))
         elif method == "Network.requestWillBeSent":
@@ -64,8 +79,13 @@ def check(pipe: Pipe, url: str, shot: Path | None) -> dict:
         elif method == "Network.loadingFailed" and not params.get("canceled"):
             problems.append(f"failed ({params['errorText']}): {requests.get(params['requestId'], '?')}")
     pipe.events = [e for e in pipe.events if e.get("sessionId") != session]
-    return {"nodes": len(nodes), "disabled": sum(1 for n in nodes if n.disabled), "ready": ready,
-            "roles": sorted({n.role for n in nodes}), "problems": list(dict.fromkeys(problems))}
+    return {
+        "nodes": len(nodes),
+        "disabled": sum(1 for n in nodes if n.disabled),
+        "ready": ready,
+        "roles": sorted({n.role for n in nodes}),
+        "problems": list(dict.fromkeys(problems)),
+    }
 
 
 def main() -> None:
@@ -86,8 +106,10 @@ def main() -> None:
             except Exception as error:  # noqa: BLE001 - one broken page does not stop the others
                 print(f"{page}: FAILED {error}")
                 continue
-            print(f"{page}: {result['nodes']} interactive ({result['disabled']} disabled)"
-                  f"{'' if result['ready'] else ' NOT READY'}; roles {', '.join(result['roles'])}")
+            print(
+                f"{page}: {result['nodes']} interactive ({result['disabled']} disabled)"
+                f"{'' if result['ready'] else ' NOT READY'}; roles {', '.join(result['roles'])}"
+            )
             for problem in result["problems"]:
                 print(f"    {problem}")
             sys.stdout.flush()

@@ -28,25 +28,53 @@ class Category:
 
 
 TAXONOMY = (
-    Category("errors", "the page's console, error and rejection handlers (telemetry)",
-             "the page's code failed: an error logged, an uncaught exception, an unhandled rejection"),
-    Category("network_errors", "the browser's requests (telemetry)",
-             "a request failed, or its server answered 5xx (a 4xx is in observe network only)", url_filtered=True),
-    Category("performance", "Web Vitals (telemetry)",
-             "a Web Vital over its budget: LCP 4 s, FCP 3 s, INP 500 ms, TTFB 1.8 s, CLS 0.25", url_filtered=True),
-    Category("user_frustration", "the user's trusted input (telemetry)",
-             "a rage click, or one form sent again and again, and the page did not change"),
-    Category("security", "the browser's own reports, through the Reporting API (telemetry)",
-             "a Content-Security-Policy, Permissions-Policy or Subresource-Integrity violation", url_filtered=True),
-    Category("regression", "Web Vitals (telemetry)",
-             "a Web Vital at least twice its URL's baseline (the median of its last 5 loads)",
-             under=("performance",), url_filtered=True),
-    Category("anomaly", "the host's detectors, and a front's stream",
-             "an error spike (3x the rolling average), or more alerts at once than are sent one by one",
-             under=("errors",)),
+    Category(
+        "errors",
+        "the page's console, error and rejection handlers (telemetry)",
+        "the page's code failed: an error logged, an uncaught exception, an unhandled rejection",
+    ),
+    Category(
+        "network_errors",
+        "the browser's requests (telemetry)",
+        "a request failed, or its server answered 5xx (a 4xx is in observe network only)",
+        url_filtered=True,
+    ),
+    Category(
+        "performance",
+        "Web Vitals (telemetry)",
+        "a Web Vital over its budget: LCP 4 s, FCP 3 s, INP 500 ms, TTFB 1.8 s, CLS 0.25",
+        url_filtered=True,
+    ),
+    Category(
+        "user_frustration",
+        "the user's trusted input (telemetry)",
+        "a rage click, or one form sent again and again, and the page did not change",
+    ),
+    Category(
+        "security",
+        "the browser's own reports, through the Reporting API (telemetry)",
+        "a Content-Security-Policy, Permissions-Policy or Subresource-Integrity violation",
+        url_filtered=True,
+    ),
+    Category(
+        "regression",
+        "Web Vitals (telemetry)",
+        "a Web Vital at least twice its URL's baseline (the median of its last 5 loads)",
+        under=("performance",),
+        url_filtered=True,
+    ),
+    Category(
+        "anomaly",
+        "the host's detectors, and a front's stream",
+        "an error spike (3x the rolling average), or more alerts at once than are sent one by one",
+        under=("errors",),
+    ),
     Category("ci", "`tabsight ci-result` (host.ci_result)", "a CI run's result"),
-    Category("picked", "the user's pick (\"Look at this\")",
-             "the user pointed the agent at an element: observe({what:'picked'}) gives it"),
+    Category(
+        "picked",
+        'the user\'s pick ("Look at this")',
+        "the user pointed the agent at an element: observe({what:'picked'}) gives it",
+    ),
 )
 
 CATEGORIES = tuple(category.name for category in TAXONOMY)

@@ -88,26 +88,32 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 # Candidate spots around an element, in order of preference: (x anchor, x badge
 # widths, x moves, y anchor, y badge heights, y moves, inside). Anchors: 0 left/top,
 # 1 right/bottom, 2 centre; a spot is anchor + widths * badge size + moves * distance.
-_AROUND = np.array([
-    (0, 0, 0, 0, -1, -1, 0),  # above, left-aligned
-    (1, -1, 0, 0, -1, -1, 0),  # above, right-aligned
-    (0, -1, -1, 0, 0, 0, 0),  # to the left, top-aligned
-    (1, 0, 1, 0, 0, 0, 0),  # to the right, top-aligned
-    (0, -1, -1, 0, -1, -1, 0),  # outside the top-left corner
-    (1, 0, 1, 0, -1, -1, 0),  # outside the top-right corner
-    (0, 0, 0, 1, 0, 1, 0),  # below, left-aligned
-    (1, -1, 0, 1, 0, 1, 0),  # below, right-aligned
-    (0, -1, -1, 1, -1, 0, 0),  # to the left, bottom-aligned
-    (1, 0, 1, 1, -1, 0, 0),  # to the right, bottom-aligned
-    (0, -1, -1, 1, 0, 1, 0),  # outside the bottom-left corner
-    (1, 0, 1, 1, 0, 1, 0),  # outside the bottom-right corner
-    (2, -0.5, 0, 0, -1, -1, 0),  # above, centred
-    (2, -0.5, 0, 1, 0, 1, 0),  # below, centred
-], dtype=np.float64)
-_CORNERS = np.array([
-    (0, 0, 0, 0, 0, 0, 1),  # inside, top-left
-    (1, -1, 0, 0, 0, 0, 1),  # inside, top-right
-], dtype=np.float64)
+_AROUND = np.array(
+    [
+        (0, 0, 0, 0, -1, -1, 0),  # above, left-aligned
+        (1, -1, 0, 0, -1, -1, 0),  # above, right-aligned
+        (0, -1, -1, 0, 0, 0, 0),  # to the left, top-aligned
+        (1, 0, 1, 0, 0, 0, 0),  # to the right, top-aligned
+        (0, -1, -1, 0, -1, -1, 0),  # outside the top-left corner
+        (1, 0, 1, 0, -1, -1, 0),  # outside the top-right corner
+        (0, 0, 0, 1, 0, 1, 0),  # below, left-aligned
+        (1, -1, 0, 1, 0, 1, 0),  # below, right-aligned
+        (0, -1, -1, 1, -1, 0, 0),  # to the left, bottom-aligned
+        (1, 0, 1, 1, -1, 0, 0),  # to the right, bottom-aligned
+        (0, -1, -1, 1, 0, 1, 0),  # outside the bottom-left corner
+        (1, 0, 1, 1, 0, 1, 0),  # outside the bottom-right corner
+        (2, -0.5, 0, 0, -1, -1, 0),  # above, centred
+        (2, -0.5, 0, 1, 0, 1, 0),  # below, centred
+    ],
+    dtype=np.float64,
+)
+_CORNERS = np.array(
+    [
+        (0, 0, 0, 0, 0, 0, 1),  # inside, top-left
+        (1, -1, 0, 0, 0, 0, 1),  # inside, top-right
+    ],
+    dtype=np.float64,
+)
 
 #: the spots all around an element, as plain numbers
 _NEXT_TO = [(int(ax), kw, m, int(ay), kh, n, int(i)) for ax, kw, m, ay, kh, n, i in _AROUND.tolist()]
@@ -159,8 +165,10 @@ def draw(
     pad = max(2, round(3 * ink))
     elements = [
         Box(
-            round(item["bounds"]["x"] * scale), round(item["bounds"]["y"] * scale),
-            max(1, round(item["bounds"]["width"] * scale)), max(1, round(item["bounds"]["height"] * scale)),
+            round(item["bounds"]["x"] * scale),
+            round(item["bounds"]["y"] * scale),
+            max(1, round(item["bounds"]["width"] * scale)),
+            max(1, round(item["bounds"]["height"] * scale)),
         )
         for item in annotations
     ]
@@ -177,7 +185,8 @@ def draw(
         # just outside the element, so its own edge and content stay visible
         pen.rectangle(
             (element.x - stroke, element.y - stroke, element.right - 1 + stroke, element.bottom - 1 + stroke),
-            outline=fill, width=stroke,
+            outline=fill,
+            width=stroke,
         )
         leader = _leader(spot, element, stroke) if displaced else None
         if leader is not None and leader[:2] != leader[2:]:  # (a badge over its own element needs none)
@@ -222,8 +231,10 @@ class _Field:
         b = self.boxes
         # an element is not in the way of the badges of elements it contains (a list around its items)
         self.contains = (
-            (b[:, None, 0] <= b[None, :, 0]) & (b[:, None, 1] <= b[None, :, 1])
-            & (b[:, None, 2] >= b[None, :, 2]) & (b[:, None, 3] >= b[None, :, 3])
+            (b[:, None, 0] <= b[None, :, 0])
+            & (b[:, None, 1] <= b[None, :, 1])
+            & (b[:, None, 2] >= b[None, :, 2])
+            & (b[:, None, 3] >= b[None, :, 3])
         )
         self.inside_of = self.contains.tolist()
         self.badges = np.zeros((len(elements), 4), np.int64)
@@ -265,7 +276,9 @@ class _Field:
             far = np.maximum(np.abs(d[:, 0]), np.abs(d[:, 1]))
             xs, ys = origin_x + d[:, 0], origin_y + d[:, 1]
             none = np.zeros(len(d), bool)
-            key = self._cost(index, xs, ys, w, h, (far, none, np.where(far > 0, 1, 0), np.arange(len(d), dtype=np.float64)))
+            key = self._cost(
+                index, xs, ys, w, h, (far, none, np.where(far > 0, 1, 0), np.arange(len(d), dtype=np.float64))
+            )
             if np.isfinite(key).any():
                 best = int(np.argmin(key))
                 return self._take(int(xs[best]), int(ys[best]), w, h), True
@@ -288,13 +301,18 @@ class _Field:
             gx1, gy1 = max(r // g - 1, gx0), max(bt // g - 1, gy0)
             if int(t[gy1, gx1] - t[gy0, gx1] - t[gy1, gx0] + t[gy0, gx0]) > BUSY_EDGES:
                 continue
-            cells = [(i, j) for i in range(x // cell, (r - 1) // cell + 1) for j in range(y // cell, (bt - 1) // cell + 1)]
+            cells = [
+                (i, j) for i in range(x // cell, (r - 1) // cell + 1) for j in range(y // cell, (bt - 1) // cell + 1)
+            ]
             if any(
                 x < q[2] and q[0] < r and y < q[3] and q[1] < bt and not self.inside_of[q[4]][index]
-                for c in cells for q in self.content_cells.get(c, ())
+                for c in cells
+                for q in self.content_cells.get(c, ())
             ):
                 continue
-            if not any(x <= q[2] and q[0] <= r and y <= q[3] and q[1] <= bt for c in cells for q in self.badge_cells.get(c, ())):
+            if not any(
+                x <= q[2] and q[0] <= r and y <= q[3] and q[1] <= bt for c in cells for q in self.badge_cells.get(c, ())
+            ):
                 return x, y
         return None
 
@@ -317,8 +335,10 @@ class _Field:
         if len(b):
             # a gap of at least one pixel to every placed badge
             ok &= ~(
-                (xs[:, None] <= b[None, :, 2]) & (b[None, :, 0] <= right[:, None])
-                & (ys[:, None] <= b[None, :, 3]) & (b[None, :, 1] <= bottom[:, None])
+                (xs[:, None] <= b[None, :, 2])
+                & (b[None, :, 0] <= right[:, None])
+                & (ys[:, None] <= b[None, :, 3])
+                & (b[None, :, 1] <= bottom[:, None])
             ).any(axis=1)
         # other elements' boxes near enough to matter (not this one, nor those around it)
         c = self.content

@@ -94,7 +94,8 @@ def cap_fields(value: Any, depth: int = 0) -> Any:
     if isinstance(value, dict):
         return {
             key: cap(item, PAGE_FIELDS[key])
-            if key in PAGE_FIELDS and isinstance(item, str) else cap_fields(item, depth + 1)
+            if key in PAGE_FIELDS and isinstance(item, str)
+            else cap_fields(item, depth + 1)
             for key, item in value.items()
         }
     if isinstance(value, list):

@@ -64,9 +64,11 @@ def _shot(args: argparse.Namespace) -> int:
                 return 1
             tiles = shot.images
             # a page longer than one image allows comes as tiles: FILE-1, FILE-2, ...
-            paths = [output] if len(tiles) == 1 else [
-                output.with_name(f"{output.stem}-{n}{output.suffix}") for n in range(1, len(tiles) + 1)
-            ]
+            paths = (
+                [output]
+                if len(tiles) == 1
+                else [output.with_name(f"{output.stem}-{n}{output.suffix}") for n in range(1, len(tiles) + 1)]
+            )
             for path, tile in zip(paths, tiles):
                 try:
                     write_private(path, tile.data)  # a page's picture: the user's alone, as every file of ours
@@ -112,7 +114,9 @@ def _ci_result(args: argparse.Namespace) -> int:
         print(f"tabsight ci-result: {args.file} is not JSON ({exc})", file=sys.stderr)
         return 2
     if not isinstance(result, dict) or "status" not in result:
-        print('tabsight ci-result: expected a JSON object with "status" (and "name", "summary", "url")', file=sys.stderr)
+        print(
+            'tabsight ci-result: expected a JSON object with "status" (and "name", "summary", "url")', file=sys.stderr
+        )
         return 2
 
     async def send() -> int:
@@ -166,7 +170,12 @@ def main(argv: list[str] | None = None) -> int:
     doctor = commands.add_parser("doctor", help="check each link of the chain and say how to fix a broken one")
     for command, what in ((install, "also register the host in DIR"), (doctor, "also check DIR")):
         command.add_argument(
-            "--user-data-dir", metavar="DIR", dest="user_data_dirs", type=Path, action="append", default=[],
+            "--user-data-dir",
+            metavar="DIR",
+            dest="user_data_dirs",
+            type=Path,
+            action="append",
+            default=[],
             help=f"{what}: the --user-data-dir of a browser you start with one (it reads native hosts only "
             "from DIR/NativeMessagingHosts); repeatable",
         )

@@ -58,8 +58,9 @@ class Text:
 class Folders:
     """Folders separated by ``os.pathsep``; blank entries skipped, each stripped."""
 
-    allowed: str = ("folders separated by `:` (`;` on Windows); `~` expanded, a relative one counts from the working "
-                    "directory")
+    allowed: str = (
+        "folders separated by `:` (`;` on Windows); `~` expanded, a relative one counts from the working directory"
+    )
 
     def parse(self, given: str) -> tuple[str, ...]:
         return tuple(entry.strip() for entry in given.split(os.pathsep) if entry.strip())
@@ -105,8 +106,11 @@ class Switch:
             shown = [word for word in words if word]
             return ", ".join(shown) + (" or empty" if "" in words else "")
 
-        sides = [f"{listed(words)} ({name})" for words, name in ((self.on, self.names[0]), (self.off, self.names[1]))
-                 if words]
+        sides = [
+            f"{listed(words)} ({name})"
+            for words, name in ((self.on, self.names[0]), (self.off, self.names[1]))
+            if words
+        ]
         if self.otherwise is not None:
             sides.append(f"anything else ({self.names[0] if self.otherwise else self.names[1]})")
         return "; ".join(sides)
@@ -224,148 +228,256 @@ class Variable(Generic[T]):
 
 
 TABSIGHT_BROWSER: Variable[str] = Variable(
-    "TABSIGHT_BROWSER", "browser",
+    "TABSIGHT_BROWSER",
+    "browser",
     "Which browser tool calls use when none of yours with the extension is connected: `auto` starts tabsight's "
     "own headless Chromium, `headed` shows its window, `never` starts none (calls say how to connect yours).",
-    Choice(("auto", "headed", "never")), "auto", "auto", if_refused="error",
+    Choice(("auto", "headed", "never")),
+    "auto",
+    "auto",
+    if_refused="error",
 )
 TABSIGHT_ISOLATED: Variable[bool] = Variable(
-    "TABSIGHT_ISOLATED", "browser",
+    "TABSIGHT_ISOLATED",
+    "browser",
     "Each MCP session gets an embedded browser of its own (its own cookies, storage and cache; one more Chromium "
     "each), even when yours is connected.",
-    Switch(on=("1", "true", "yes", "on"), off=("0", "false", "no", "off", "")), False, "off", if_refused="error",
+    Switch(on=("1", "true", "yes", "on"), off=("0", "false", "no", "off", "")),
+    False,
+    "off",
+    if_refused="error",
 )
 TABSIGHT_CHROMIUM: Variable[str | None] = Variable(
-    "TABSIGHT_CHROMIUM", "browser",
+    "TABSIGHT_CHROMIUM",
+    "browser",
     "The browser tabsight starts as its embedded browser (Chromium: branded Chrome 137+ ignores --load-extension).",
-    Text("a browser's path, or a command on PATH"), None,
+    Text("a browser's path, or a command on PATH"),
+    None,
     "the first found of chromium, chromium-browser, google-chrome, google-chrome-stable, brave-browser, "
     "microsoft-edge on PATH, then Chromium and Google Chrome in /Applications",
 )
 TABSIGHT_EMBEDDED_LINGER: Variable[float] = Variable(
-    "TABSIGHT_EMBEDDED_LINGER", "browser",
+    "TABSIGHT_EMBEDDED_LINGER",
+    "browser",
     "Seconds tabsight's embedded browser outlives its last MCP client, then ends, its profile removed (`tabsight "
     "shot`'s: 0). Read by the front and, in the browser's environment, by the host.",
-    Seconds(), 2.0, "2", if_refused="error",
+    Seconds(),
+    2.0,
+    "2",
+    if_refused="error",
 )
 TABSIGHT_LEASE_SECONDS: Variable[float] = Variable(
-    "TABSIGHT_LEASE_SECONDS", "browser",
+    "TABSIGHT_LEASE_SECONDS",
+    "browser",
     "Seconds a session's hold on a tab of a shared browser outlives its last action there (0: only while an "
     "action runs). Read by the host, in the browser's environment (tabsight's own browser has the MCP client's).",
-    Seconds(0, 3600), 10.0, "10", if_refused="warning",
+    Seconds(0, 3600),
+    10.0,
+    "10",
+    if_refused="warning",
 )
 TABSIGHT_FRAME_SOURCE: Variable[bool] = Variable(
-    "TABSIGHT_FRAME_SOURCE", "browser",
+    "TABSIGHT_FRAME_SOURCE",
+    "browser",
     "Whether a viewport screenshot may be served from the latest frame of the tab's screencast in tabsight's own "
     "browser; `off` captures every one afresh.",
-    Switch(on=(), off=("off",), otherwise=True), True, "on",
+    Switch(on=(), off=("off",), otherwise=True),
+    True,
+    "on",
 )
 TABSIGHT_RUNTIME_DIR: Variable[str | None] = Variable(
-    "TABSIGHT_RUNTIME_DIR", "files",
+    "TABSIGHT_RUNTIME_DIR",
+    "files",
     "Where the hosts' sockets are, which fronts find them by: the same for the MCP client and the browser. Every "
     "folder on its way must be yours or root's and writable by no one else, or tabsight says which is not.",
-    Text("a folder only you can write"), None,
+    Text("a folder only you can write"),
+    None,
     "`$XDG_RUNTIME_DIR/tabsight`, else `~/.cache/tabsight/run`, else `/tmp/tabsight-<uid>` where a socket's path "
     "would be too long",
 )
 TABSIGHT_DATA_DIR: Variable[str | None] = Variable(
-    "TABSIGHT_DATA_DIR", "files",
+    "TABSIGHT_DATA_DIR",
+    "files",
     "Where `tabsight install` puts the launcher (and on Windows the manifest) and its record of what it wrote, "
     "which `uninstall` removes.",
-    Text("a folder"), None,
+    Text("a folder"),
+    None,
     "the user data folder: `~/.local/share/tabsight` on Linux, `~/Library/Application Support/tabsight` on macOS, "
     "`%LOCALAPPDATA%\\tabsight` on Windows",
 )
 TABSIGHT_UPLOAD_ROOTS: Variable[tuple[str, ...]] = Variable(
-    "TABSIGHT_UPLOAD_ROOTS", "files",
+    "TABSIGHT_UPLOAD_ROOTS",
+    "files",
     "Folders `upload` may take files from (and `file://` pages may open from) besides the MCP client's working "
     "directory and tabsight's upload folder.",
-    Folders(), (), "none",
+    Folders(),
+    (),
+    "none",
 )
 TABSIGHT_SCREENSHOT_DIR: Variable[str | None] = Variable(
-    "TABSIGHT_SCREENSHOT_DIR", "files",
+    "TABSIGHT_SCREENSHOT_DIR",
+    "files",
     "A folder where `execute` also writes each screenshot it attaches, best effort: each file 0600, the folders "
     "it makes 0700.",
-    Text("a folder"), None, "none",
+    Text("a folder"),
+    None,
+    "none",
 )
 TABSIGHT_DEFAULT_WIDTH: Variable[int] = Variable(
-    "TABSIGHT_DEFAULT_WIDTH", "screenshot", "`width`: the viewport's width with `url`, in CSS pixels.",
-    Whole(MIN_VIEWPORT, MAX_VIEWPORT), 1280, "1280", if_refused="warning", alias="BROWSERLOOP_DEFAULT_WIDTH",
+    "TABSIGHT_DEFAULT_WIDTH",
+    "screenshot",
+    "`width`: the viewport's width with `url`, in CSS pixels.",
+    Whole(MIN_VIEWPORT, MAX_VIEWPORT),
+    1280,
+    "1280",
+    if_refused="warning",
+    alias="BROWSERLOOP_DEFAULT_WIDTH",
 )
 TABSIGHT_DEFAULT_HEIGHT: Variable[int] = Variable(
-    "TABSIGHT_DEFAULT_HEIGHT", "screenshot", "`height`: the viewport's height with `url`, in CSS pixels.",
-    Whole(MIN_VIEWPORT, MAX_VIEWPORT), 720, "720", if_refused="warning", alias="BROWSERLOOP_DEFAULT_HEIGHT",
+    "TABSIGHT_DEFAULT_HEIGHT",
+    "screenshot",
+    "`height`: the viewport's height with `url`, in CSS pixels.",
+    Whole(MIN_VIEWPORT, MAX_VIEWPORT),
+    720,
+    "720",
+    if_refused="warning",
+    alias="BROWSERLOOP_DEFAULT_HEIGHT",
 )
 TABSIGHT_DEFAULT_FORMAT: Variable[str] = Variable(
-    "TABSIGHT_DEFAULT_FORMAT", "screenshot", "`format`: the image's format.",
-    Choice(("webp", "png", "jpeg"), fold=False), "webp", "webp", if_refused="warning",
+    "TABSIGHT_DEFAULT_FORMAT",
+    "screenshot",
+    "`format`: the image's format.",
+    Choice(("webp", "png", "jpeg"), fold=False),
+    "webp",
+    "webp",
+    if_refused="warning",
     alias="BROWSERLOOP_DEFAULT_FORMAT",
 )
 TABSIGHT_DEFAULT_QUALITY: Variable[int] = Variable(
-    "TABSIGHT_DEFAULT_QUALITY", "screenshot", "`quality`, for webp and jpeg.",
-    Whole(1, 100), 80, "80", if_refused="warning", alias="BROWSERLOOP_DEFAULT_QUALITY",
+    "TABSIGHT_DEFAULT_QUALITY",
+    "screenshot",
+    "`quality`, for webp and jpeg.",
+    Whole(1, 100),
+    80,
+    "80",
+    if_refused="warning",
+    alias="BROWSERLOOP_DEFAULT_QUALITY",
 )
 TABSIGHT_DEFAULT_TIMEOUT: Variable[int] = Variable(
-    "TABSIGHT_DEFAULT_TIMEOUT", "screenshot",
+    "TABSIGHT_DEFAULT_TIMEOUT",
+    "screenshot",
     "`timeout`: milliseconds for the whole load with `url`, retries included.",
-    Whole(1000, 120_000, "ms"), 30_000, "30000", if_refused="warning", alias="BROWSERLOOP_DEFAULT_TIMEOUT",
+    Whole(1000, 120_000, "ms"),
+    30_000,
+    "30000",
+    if_refused="warning",
+    alias="BROWSERLOOP_DEFAULT_TIMEOUT",
 )
 TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE: Variable[bool] = Variable(
-    "TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE", "screenshot",
+    "TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE",
+    "screenshot",
     "`waitForNetworkIdle`: with `url`, wait for the load event and then 500 ms without a request in flight "
     "(false: capture at DOMContentLoaded).",
     Switch(on=("true", "1", "yes", "on", "t", "y"), off=("false", "0", "no", "off", "f", "n"), names=("true", "false")),
-    True, "true", if_refused="warning", alias="BROWSERLOOP_DEFAULT_WAIT_NETWORK_IDLE",
+    True,
+    "true",
+    if_refused="warning",
+    alias="BROWSERLOOP_DEFAULT_WAIT_NETWORK_IDLE",
 )
 TABSIGHT_USER_AGENT: Variable[str | None] = Variable(
-    "TABSIGHT_USER_AGENT", "screenshot",
+    "TABSIGHT_USER_AGENT",
+    "screenshot",
     "`userAgent`: what the page sees, with `url` (header and `navigator.userAgent`).",
-    Text("any text"), None, "the browser's", alias="BROWSERLOOP_USER_AGENT",
+    Text("any text"),
+    None,
+    "the browser's",
+    alias="BROWSERLOOP_USER_AGENT",
 )
 TABSIGHT_DEFAULT_COOKIES: Variable[str | None] = Variable(
-    "TABSIGHT_DEFAULT_COOKIES", "screenshot",
+    "TABSIGHT_DEFAULT_COOKIES",
+    "screenshot",
     "`cookies`' defaults: merged under a call's own (its cookie wins on the same name and domain); a missing, "
     "unreadable or invalid source gives none, with a warning.",
-    Text("a JSON array of cookies, or the path of a file holding one (read again when it changes)"), None, "none",
-    alias="BROWSERLOOP_DEFAULT_COOKIES", secret=True,
+    Text("a JSON array of cookies, or the path of a file holding one (read again when it changes)"),
+    None,
+    "none",
+    alias="BROWSERLOOP_DEFAULT_COOKIES",
+    secret=True,
 )
 TABSIGHT_RETRY_COUNT: Variable[int] = Variable(
-    "TABSIGHT_RETRY_COUNT", "screenshot",
+    "TABSIGHT_RETRY_COUNT",
+    "screenshot",
     "Retries of a capture with `url` after a network error that may pass (connection refused or reset: a dev "
     "server still starting) or a browser hiccup, while `timeout` leaves room; never after bad arguments, a "
     "missing element or an exceeded `timeout`.",
-    Whole(0, 10), 3, "3", if_refused="warning", alias="BROWSERLOOP_RETRY_COUNT",
+    Whole(0, 10),
+    3,
+    "3",
+    if_refused="warning",
+    alias="BROWSERLOOP_RETRY_COUNT",
 )
 TABSIGHT_RETRY_DELAY: Variable[int] = Variable(
-    "TABSIGHT_RETRY_DELAY", "screenshot", "Milliseconds between those retries.",
-    Whole(100, 10_000, "ms"), 1000, "1000", if_refused="warning", alias="BROWSERLOOP_RETRY_DELAY",
+    "TABSIGHT_RETRY_DELAY",
+    "screenshot",
+    "Milliseconds between those retries.",
+    Whole(100, 10_000, "ms"),
+    1000,
+    "1000",
+    if_refused="warning",
+    alias="BROWSERLOOP_RETRY_DELAY",
 )
 TABSIGHT_EMBEDDED: Variable[str | None] = Variable(
-    "TABSIGHT_EMBEDDED", "internal",
+    "TABSIGHT_EMBEDDED",
+    "internal",
     "The embedded browser's token: its host puts it in its hello, so that the front that started the browser finds "
     "it, and ends the browser once its last front has gone.",
-    Text("a token"), None, "none: a browser of the user's", secret=True,
+    Text("a token"),
+    None,
+    "none: a browser of the user's",
+    secret=True,
 )
 TABSIGHT_EMBEDDED_PROFILE: Variable[str | None] = Variable(
-    "TABSIGHT_EMBEDDED_PROFILE", "internal",
+    "TABSIGHT_EMBEDDED_PROFILE",
+    "internal",
     "The embedded browser's temporary profile, which its host removes once the browser has ended.",
-    Text("a folder"), None, "none",
+    Text("a folder"),
+    None,
+    "none",
 )
 TABSIGHT_EMBEDDED_ISOLATED: Variable[bool] = Variable(
-    "TABSIGHT_EMBEDDED_ISOLATED", "internal",
+    "TABSIGHT_EMBEDDED_ISOLATED",
+    "internal",
     "The embedded browser is one session's alone (`TABSIGHT_ISOLATED`): other sessions' fronts leave it be.",
-    Switch(on=("1",), off=(), otherwise=False), False, "off",
+    Switch(on=("1",), off=(), otherwise=False),
+    False,
+    "off",
 )
 
 #: every variable, in the docs' order
 VARIABLES: tuple[Variable[Any], ...] = (
-    TABSIGHT_BROWSER, TABSIGHT_ISOLATED, TABSIGHT_CHROMIUM, TABSIGHT_EMBEDDED_LINGER, TABSIGHT_LEASE_SECONDS,
+    TABSIGHT_BROWSER,
+    TABSIGHT_ISOLATED,
+    TABSIGHT_CHROMIUM,
+    TABSIGHT_EMBEDDED_LINGER,
+    TABSIGHT_LEASE_SECONDS,
     TABSIGHT_FRAME_SOURCE,
-    TABSIGHT_RUNTIME_DIR, TABSIGHT_DATA_DIR, TABSIGHT_UPLOAD_ROOTS, TABSIGHT_SCREENSHOT_DIR,
-    TABSIGHT_DEFAULT_WIDTH, TABSIGHT_DEFAULT_HEIGHT, TABSIGHT_DEFAULT_FORMAT, TABSIGHT_DEFAULT_QUALITY,
-    TABSIGHT_DEFAULT_TIMEOUT, TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE, TABSIGHT_USER_AGENT, TABSIGHT_DEFAULT_COOKIES,
-    TABSIGHT_RETRY_COUNT, TABSIGHT_RETRY_DELAY,
-    TABSIGHT_EMBEDDED, TABSIGHT_EMBEDDED_PROFILE, TABSIGHT_EMBEDDED_ISOLATED,
+    TABSIGHT_RUNTIME_DIR,
+    TABSIGHT_DATA_DIR,
+    TABSIGHT_UPLOAD_ROOTS,
+    TABSIGHT_SCREENSHOT_DIR,
+    TABSIGHT_DEFAULT_WIDTH,
+    TABSIGHT_DEFAULT_HEIGHT,
+    TABSIGHT_DEFAULT_FORMAT,
+    TABSIGHT_DEFAULT_QUALITY,
+    TABSIGHT_DEFAULT_TIMEOUT,
+    TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE,
+    TABSIGHT_USER_AGENT,
+    TABSIGHT_DEFAULT_COOKIES,
+    TABSIGHT_RETRY_COUNT,
+    TABSIGHT_RETRY_DELAY,
+    TABSIGHT_EMBEDDED,
+    TABSIGHT_EMBEDDED_PROFILE,
+    TABSIGHT_EMBEDDED_ISOLATED,
 )
 
 
@@ -407,9 +519,11 @@ class Config:
     @property
     def warnings(self) -> list[str]:
         """One line for each value refused in favour of the default."""
-        return [f"{reading.problem}; using the default, {reading.variable.default_text}"
-                for reading in self.readings.values()
-                if reading.problem is not None and reading.variable.if_refused == "warning"]
+        return [
+            f"{reading.problem}; using the default, {reading.variable.default_text}"
+            for reading in self.readings.values()
+            if reading.problem is not None and reading.variable.if_refused == "warning"
+        ]
 
 
 def load(environ: Mapping[str, str]) -> Config:
@@ -422,15 +536,22 @@ def _read(variable: Variable[Any], environ: Mapping[str, str]) -> Reading:
         given = environ.get(variable.name)
         source = variable.name if given is not None else None
     else:  # the first of the two names set to more than blanks, stripped
-        source, given = next(((name, environ[name].strip()) for name in (variable.name, variable.alias)
-                              if environ.get(name, "").strip()), (None, None))
+        source, given = next(
+            (
+                (name, environ[name].strip())
+                for name in (variable.name, variable.alias)
+                if environ.get(name, "").strip()
+            ),
+            (None, None),
+        )
     if given is None:
         return Reading(variable, variable.default, None, None, None)
     try:
         return Reading(variable, variable.kind.parse(given), given, source, None)
     except ValueError:
-        return Reading(variable, variable.default, given, source,
-                       f"{source} is {given!r}; allowed values: {variable.allowed}")
+        return Reading(
+            variable, variable.default, given, source, f"{source} is {given!r}; allowed values: {variable.allowed}"
+        )
 
 
 _current: Config | None = None
@@ -458,8 +579,11 @@ def reset() -> None:
 # --- docs/configuration.md -----------------------------------------------------------------------------------------
 
 #: the docs' words for each ``if_refused``
-IF_REFUSED = {"error": "what needs it fails, saying so", "warning": "a warning; the default is used",
-              None: "(any value goes)"}
+IF_REFUSED = {
+    "error": "what needs it fails, saying so",
+    "warning": "a warning; the default is used",
+    None: "(any value goes)",
+}
 
 
 def markdown() -> str:
@@ -471,10 +595,10 @@ def markdown() -> str:
         "     .venv/bin/python -m tabsight.config --markdown > docs/configuration.md -->",
         "",
         "tabsight is configured by environment variables, set where your MCP client starts `tabsight mcp` (the",
-        "README's \"Use it from an MCP client\" says where, for each client) or in the shell you run `tabsight` in.",
+        'README\'s "Use it from an MCP client" says where, for each client) or in the shell you run `tabsight` in.',
         "`tabsight doctor` prints the value of each in its own environment, and whether it is the default. What",
         "widens the security boundary is never one of these, which a project's MCP configuration can set: it is",
-        "the settings file (README, \"Security\").",
+        'the settings file (README, "Security").',
         "",
         "A value a variable does not take is never passed over in silence: the message names the variable and the",
         "values it takes.",
@@ -486,8 +610,10 @@ def markdown() -> str:
         lines += ["| variable | default | values | a value not among them | meaning |", "|---|---|---|---|---|"]
         for variable in (variable for variable in VARIABLES if variable.group == group):
             name = f"`{variable.name}`" + (f" (or `{variable.alias}`)" if variable.alias else "")
-            lines.append(f"| {name} | {variable.default_text} | {variable.allowed} | "
-                         f"{IF_REFUSED[variable.if_refused]} | {variable.meaning} |")
+            lines.append(
+                f"| {name} | {variable.default_text} | {variable.allowed} | "
+                f"{IF_REFUSED[variable.if_refused]} | {variable.meaning} |"
+            )
     return "\n".join(lines) + "\n"
 
 

@@ -102,8 +102,9 @@ def _cookie(index: int, raw: Any) -> Cookie:
     script_like = next((rule for pattern, rule in VALUE_RULES if pattern.search(cookie.value)), None)
     if script_like:
         # (no ':' right after the cookie's name: redaction takes what follows "cookie 'name':" for its value)
-        raise ValueError(f"Invalid {where}, refused as BrowserLoop refuses it: its value holds script-like content "
-                         f"({script_like})")
+        raise ValueError(
+            f"Invalid {where}, refused as BrowserLoop refuses it: its value holds script-like content ({script_like})"
+        )
     if cookie.domain is not None and (not DOMAIN.fullmatch(cookie.domain) or SUSPICIOUS.search(cookie.domain)):
         raise ValueError(f"Invalid {where}: the domain may hold only letters, digits, dots and dashes")
     if not cookie.path.startswith("/") or SUSPICIOUS.search(cookie.path) or PATH_FORBIDDEN.search(cookie.path):
@@ -163,8 +164,10 @@ def select(requested: list[Cookie], defaults: list[Cookie], url: str, now: float
             selection.applied.append(cookie)
     for cookie in requested:
         if not domain_matches(cookie, host):
-            selection.drop(cookie, f"domain does not match the URL's host {host!r}" if host
-                           else "the URL has no host to send it to")
+            selection.drop(
+                cookie,
+                f"domain does not match the URL's host {host!r}" if host else "the URL has no host to send it to",
+            )
         elif _expired(cookie, now):
             selection.drop(cookie, "expired")
         else:
@@ -190,8 +193,11 @@ def wire(cookies: list[Cookie], url: str) -> list[dict[str, Any]]:
             entry["secure"] = True
         if cookie.name.startswith("__Host-"):
             entry["path"] = "/"
-        if (cookie.domain is None or cookie.name.startswith("__Host-")
-                or (host in LOCAL_HOSTS and cookie.domain.lstrip(".") in LOCAL_HOSTS)):
+        if (
+            cookie.domain is None
+            or cookie.name.startswith("__Host-")
+            or (host in LOCAL_HOSTS and cookie.domain.lstrip(".") in LOCAL_HOSTS)
+        ):
             entry.update(domain=host, host_only=True)
         entries.append(entry)
     return entries
@@ -241,7 +247,9 @@ class Defaults:
             try:
                 text = Path(raw).expanduser().read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                log.warning("%s: cannot read it (%s); no default cookies", source, getattr(exc, "strerror", None) or exc)
+                log.warning(
+                    "%s: cannot read it (%s); no default cookies", source, getattr(exc, "strerror", None) or exc
+                )
                 return []
         try:
             cookies = parse(text)

@@ -91,10 +91,14 @@ def _regions(changed: np.ndarray) -> list[dict[str, int]]:
         y0, x0 = top * CELL, left * CELL
         block = changed[y0 : (bottom + 1) * CELL, x0 : (right + 1) * CELL]
         ys, xs = np.nonzero(block)
-        regions.append({
-            "x": int(x0 + xs.min()), "y": int(y0 + ys.min()),
-            "width": int(xs.max() - xs.min() + 1), "height": int(ys.max() - ys.min() + 1),
-        })
+        regions.append(
+            {
+                "x": int(x0 + xs.min()),
+                "y": int(y0 + ys.min()),
+                "width": int(xs.max() - xs.min() + 1),
+                "height": int(ys.max() - ys.min() + 1),
+            }
+        )
     return sorted(regions, key=lambda r: r["width"] * r["height"], reverse=True)
 
 
@@ -112,5 +116,7 @@ def _picture(current: np.ndarray, changed: np.ndarray, regions: list[dict[str, i
     img = Image.fromarray(out)
     pen = ImageDraw.Draw(img)
     for r in regions:
-        pen.rectangle((r["x"] - 3, r["y"] - 3, r["x"] + r["width"] + 2, r["y"] + r["height"] + 2), outline=CHANGED, width=2)
+        pen.rectangle(
+            (r["x"] - 3, r["y"] - 3, r["x"] + r["width"] + 2, r["y"] + r["height"] + 2), outline=CHANGED, width=2
+        )
     return img

@@ -124,7 +124,14 @@ def fit(
     shrunk = []
     for top in range(0, canvas.height, limits.MAX_TILE_SIDE):
         for left in range(0, canvas.width, limits.MAX_TILE_SIDE):
-            tile = canvas.crop((left, top, min(left + limits.MAX_TILE_SIDE, canvas.width), min(top + limits.MAX_TILE_SIDE, canvas.height)))
+            tile = canvas.crop(
+                (
+                    left,
+                    top,
+                    min(left + limits.MAX_TILE_SIDE, canvas.width),
+                    min(top + limits.MAX_TILE_SIDE, canvas.height),
+                )
+            )
             shrunk.append(
                 Picture(
                     encode(tile, "screenshot", fmt, quality),

@@ -85,11 +85,18 @@ def runtime_dir() -> Path:
     """
     override = config.current()[config.TABSIGHT_RUNTIME_DIR]
     if override:
-        return owned_folder(Path(os.path.abspath(os.path.expanduser(override))), "The runtime folder",
-                            elsewhere="change TABSIGHT_RUNTIME_DIR, which names it, to a folder only you can write")
-    return owned_folder(default_runtime_dir(), "The runtime folder", own=True,
-                        elsewhere="set TABSIGHT_RUNTIME_DIR to a folder only you can write, in the environment of "
-                        "the MCP client and of the browser alike")
+        return owned_folder(
+            Path(os.path.abspath(os.path.expanduser(override))),
+            "The runtime folder",
+            elsewhere="change TABSIGHT_RUNTIME_DIR, which names it, to a folder only you can write",
+        )
+    return owned_folder(
+        default_runtime_dir(),
+        "The runtime folder",
+        own=True,
+        elsewhere="set TABSIGHT_RUNTIME_DIR to a folder only you can write, in the environment of "
+        "the MCP client and of the browser alike",
+    )
 
 
 def default_runtime_dir() -> Path:
@@ -134,12 +141,16 @@ def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str) ->
     def check_on_the_way(folder: Path, info: os.stat_result) -> None:
         if info.st_uid not in (0, me):
             trusted = f"you (uid {me})" + (" or root" if me else "")
-            raise refused(folder, f"belongs to {_user(info.st_uid)}, not to {trusted}: its owner can replace what is "
-                          "in it")
+            raise refused(
+                folder, f"belongs to {_user(info.st_uid)}, not to {trusted}: its owner can replace what is in it"
+            )
         writers = _writers(info.st_mode)
         if writers and not info.st_mode & stat.S_ISVTX:
-            raise refused(folder, f"is writable by {writers} (mode {_mode(info)}), who can replace what is in it",
-                          f"`chmod go-w {folder}`")
+            raise refused(
+                folder,
+                f"is writable by {writers} (mode {_mode(info)}), who can replace what is in it",
+                f"`chmod go-w {folder}`",
+            )
 
     real = Path(path.anchor)
     check_on_the_way(real, look(real))
@@ -163,8 +174,11 @@ def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str) ->
         info = look(folder)
         if stat.S_ISLNK(info.st_mode):
             if info.st_uid not in (0, me):
-                raise refused(folder, f"is a symlink that belongs to {_user(info.st_uid)}, who chose where it leads",
-                              "remove it (as its owner or root)")
+                raise refused(
+                    folder,
+                    f"is a symlink that belongs to {_user(info.st_uid)}, who chose where it leads",
+                    "remove it (as its owner or root)",
+                )
             symlinks += 1
             if symlinks > MAX_SYMLINKS:
                 raise refused(folder, f"leads through more than {MAX_SYMLINKS} symlinks")
@@ -181,8 +195,11 @@ def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str) ->
 
     info = look(real)
     if info.st_uid != me:
-        raise refused(real, f"belongs to {_user(info.st_uid)}, not to you (uid {me}): its owner can replace what "
-                      "is in it", "have it removed (by its owner or root)")
+        raise refused(
+            real,
+            f"belongs to {_user(info.st_uid)}, not to you (uid {me}): its owner can replace what is in it",
+            "have it removed (by its owner or root)",
+        )
     if stat.S_IMODE(info.st_mode) & 0o077:
         if not (made or own):
             raise refused(real, f"is open to {_others(info.st_mode)} (mode {_mode(info)})", f"`chmod 700 {real}`")

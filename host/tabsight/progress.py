@@ -78,7 +78,9 @@ _current: ContextVar[Progress | None] = ContextVar("tabsight_progress", default=
 
 
 @contextmanager
-def tracking(what: str, clock: Callable[[], float] = time.monotonic, started: float | None = None) -> Iterator[Progress]:
+def tracking(
+    what: str, clock: Callable[[], float] = time.monotonic, started: float | None = None
+) -> Iterator[Progress]:
     """A tool call's progress, for the block (the call): its phases are what ``phase`` names inside it.
     ``started``: when the call began, if before the block (on ``clock``)."""
     progress = Progress(what, clock, started)

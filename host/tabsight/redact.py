@@ -87,15 +87,17 @@ def _trie(words: str) -> str:
     return branch(root)
 
 
-_KEY_QUALIFIERS = ("api access private account sharedaccess signing encryption client master license "
-                   "storage subscription").split()
+_KEY_QUALIFIERS = (
+    "api access private account sharedaccess signing encryption client master license storage subscription"
+).split()
 #: words that make a name secret wherever they stand in it, unless a lowercase letter
 #: follows (db_password, PGPASSWORD, csrftoken, clientSecret, AccountKey; not tokenizer,
 #: secretary, passwordless, keyboard)
 SECRET_NAME_WORDS = (
     "password passwd passphrase secret token credential credentials creds authorization cookie signature "
     "sessid sessionid session_id session-id connectionstring connection_string connection-string "
-    + " ".join(f"{qualifier}{joint}key" for qualifier in _KEY_QUALIFIERS for joint in ("", "_", "-")))
+    + " ".join(f"{qualifier}{joint}key" for qualifier in _KEY_QUALIFIERS for joint in ("", "_", "-"))
+)
 #: short words that count only as a word of their own: pwd=, not cwd=; auth:, not author:
 SECRET_NAME_SHORT_WORDS = "pwd auth otp dsn"
 #: names that, right after a secret word, say what the secret is rather than hold it:
@@ -106,8 +108,10 @@ _NOT_SECRET_SUFFIXES = "name|type|path|domain|file|url|uri|count|length|size|exp
 def _secret_name(short_words: str) -> str:
     """A secret word in a name: the long ones anywhere, the short ones as a word of their own
     (after a non-letter, or camelCase); neither followed by a lowercase letter."""
-    return (rf"(?:(?i:{_trie(SECRET_NAME_WORDS)})|(?:(?<![a-z])|(?=[A-Z]))(?i:{_trie(short_words)}))"
-            rf"(?![a-z])(?!(?<=[A-Z])[A-Z])(?![_.-]?(?i:{_NOT_SECRET_SUFFIXES})(?![a-z]))")
+    return (
+        rf"(?:(?i:{_trie(SECRET_NAME_WORDS)})|(?:(?<![a-z])|(?=[A-Z]))(?i:{_trie(short_words)}))"
+        rf"(?![a-z])(?!(?<=[A-Z])[A-Z])(?![_.-]?(?i:{_NOT_SECRET_SUFFIXES})(?![a-z]))"
+    )
 
 
 #: a name (of a JSON key, a variable, a header) whose value is masked whatever it looks like
@@ -132,8 +136,10 @@ _AWS_KEY_ID = r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"
 def _random_token(length: int, alphabet: str) -> str:
     """A pattern for a token of exactly ``length`` characters of ``alphabet`` (a character class's inside),
     as a group: with lower and upper case letters both, as a random one has (a hex hash or a word has not)."""
-    return (rf"(?<![{alphabet}])((?=[{alphabet}]{{0,{length - 1}}}[a-z])(?=[{alphabet}]{{0,{length - 1}}}[A-Z])"
-            rf"[{alphabet}]{{{length}}})(?![{alphabet}=])")
+    return (
+        rf"(?<![{alphabet}])((?=[{alphabet}]{{0,{length - 1}}}[a-z])(?=[{alphabet}]{{0,{length - 1}}}[A-Z])"
+        rf"[{alphabet}]{{{length}}})(?![{alphabet}=])"
+    )
 
 
 # -- the table ----------------------------------------------------------------
@@ -151,15 +157,18 @@ def _table(rows: str, **parts: str) -> tuple[tuple[str, str, str], ...]:
             lines.append(line)
     for name, part in parts.items():
         lines = [line.replace(f"{{{name}}}", part) for line in lines]
-    return tuple((format_.strip(), keywords.strip(), pattern.strip())
-                 for format_, keywords, pattern in (line.split("|", 2) for line in lines))
+    return tuple(
+        (format_.strip(), keywords.strip(), pattern.strip())
+        for format_, keywords, pattern in (line.split("|", 2) for line in lines)
+    )
 
 
 #: (format, keywords, pattern). Keywords are lowercase literals, one of which is in the
 #: lowercased text of every match. The pattern's capturing groups are the secret (each
 #: one that took part is masked; the rest of the match stays); with none, the whole
 #: match is. Patterns use no backreference, and flags only as scoped groups: (?i:...).
-RULES = _table(r"""
+RULES = _table(
+    r"""
 # context: a header, a scheme or a name says the value is secret
 credential header (Authorization, Cookie, Set-Cookie, X-Api-Key, X-Auth-Token, ...)
     | authorization cookie -key -token
@@ -261,9 +270,15 @@ Flutterwave key               | flwseck flwpubk          | \bFLW(?:SECK|PUBK)_TE
 Shippo token                  | shippo_                  | \bshippo_(?:live|test)_[a-fA-F0-9]{40}\b
 Infracost token               | ico-                     | \bico-[A-Za-z0-9]{32}\b
 Scalingo token                | tk-us-                   | \btk-us-[\w-]{48}
-""", credential=_CREDENTIAL, secret_name=SECRET_NAME.pattern, value=_VALUE,
-    name_words=f"{SECRET_NAME_WORDS} {SECRET_NAME_SHORT_WORDS}", aws_key_id=_AWS_KEY_ID,
-    aws_secret=_random_token(40, "A-Za-z0-9/+"), alibaba_secret=_random_token(30, "A-Za-z0-9"))
+""",
+    credential=_CREDENTIAL,
+    secret_name=SECRET_NAME.pattern,
+    value=_VALUE,
+    name_words=f"{SECRET_NAME_WORDS} {SECRET_NAME_SHORT_WORDS}",
+    aws_key_id=_AWS_KEY_ID,
+    aws_secret=_random_token(40, "A-Za-z0-9/+"),
+    alibaba_secret=_random_token(30, "A-Za-z0-9"),
+)
 
 
 # -- matching -----------------------------------------------------------------
@@ -309,7 +324,7 @@ def _mask(match: re.Match[str]) -> str:
         if begin >= 0:
             pieces += [source[at:begin], MASK]
             at = end
-    pieces.append(source[at:match.end()])
+    pieces.append(source[at : match.end()])
     return "".join(pieces)
 
 
@@ -346,7 +361,8 @@ def _parameter(match: re.Match[str]) -> str:
     if not value or value == MASK:
         return match.group(0)
     if SECRET_PARAMETER.search(unquote_plus(name) if "%" in name else name) or (
-            "%" in value and _holds_secret(unquote_plus(value))):
+        "%" in value and _holds_secret(unquote_plus(value))
+    ):
         return f"{name}={MASK}"
     return match.group(0)
 
@@ -404,8 +420,10 @@ def data(value: Any, longest: int | None = None, depth: int = 0) -> Any:
     if depth >= DEEPEST and isinstance(value, (dict, list, tuple)):
         return _text_cut(json.dumps(value, ensure_ascii=False, default=str), longest)
     if isinstance(value, dict):
-        return {_text_cut(key, longest) if isinstance(key, str) else key: _under(key, item, longest, depth + 1)
-                for key, item in value.items()}
+        return {
+            _text_cut(key, longest) if isinstance(key, str) else key: _under(key, item, longest, depth + 1)
+            for key, item in value.items()
+        }
     if isinstance(value, (list, tuple)):
         return [data(item, longest, depth + 1) for item in value]
     return value
@@ -423,7 +441,7 @@ def _under(key: Any, item: Any, longest: int | None, depth: int) -> Any:
 def _text_cut(value: str, longest: int | None) -> str:
     if longest is None or len(value) <= longest + CUT_MARGIN:
         return text(value)
-    kept = text(value[:longest + CUT_MARGIN])
+    kept = text(value[: longest + CUT_MARGIN])
     return bounded.cap(kept, len(kept) - CUT_MARGIN, len(value))
 
 

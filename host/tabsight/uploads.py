@@ -42,8 +42,13 @@ from .paths import FolderError, owned_folder
 UPLOAD_FOLDER = "tabsight's upload folder: put files made for an upload there"
 
 #: what a path that is not a regular file is, by its stat type
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 @dataclass(frozen=True)
@@ -75,9 +80,13 @@ def upload_folder_path() -> Path:
 def upload_folder() -> Path:
     """tabsight's own upload folder, made 0700 where missing: the folder agents put the files they make for an
     upload in. Checked as the runtime folder is; ``paths.FolderError`` when another user could change it."""
-    return owned_folder(upload_folder_path(), "tabsight's upload folder", own=True,
-                        elsewhere="set TMPDIR, in tabsight's environment, to a folder only you can write (the "
-                        "upload folder is made in it)")
+    return owned_folder(
+        upload_folder_path(),
+        "tabsight's upload folder",
+        own=True,
+        elsewhere="set TMPDIR, in tabsight's environment, to a folder only you can write (the "
+        "upload folder is made in it)",
+    )
 
 
 def allowed_roots(cwd: str | None = None, make: bool = True) -> list[Root]:
@@ -140,19 +149,23 @@ def checked(paths: Sequence[str], cwd: str | None = None) -> list[Upload]:
             refused.append(f"{named} is {kind}, not a regular file")
             continue
         if info.st_nlink > 1:
-            refused.append(f"{named} is a hard link (the file has {info.st_nlink} names), and another of its names "
-                           "may be outside the folders files may be uploaded from: upload a copy of it instead (cp "
-                           f"makes one; {upload_folder_path()} is for files made to upload)")
+            refused.append(
+                f"{named} is a hard link (the file has {info.st_nlink} names), and another of its names "
+                "may be outside the folders files may be uploaded from: upload a copy of it instead (cp "
+                f"makes one; {upload_folder_path()} is for files made to upload)"
+            )
             continue
         uploads.append(Upload(resolved, info.st_size))
     if refused:
         message = "Did not upload: " + "; ".join(refused) + "."
         if outside:
             listed = ", ".join(f"{root.path} ({root.why})" for root in roots)
-            message += (f" Files may be uploaded from: {listed}. To allow another folder, add it to "
-                        f"TABSIGHT_UPLOAD_ROOTS (folders separated by {os.pathsep!r}) in tabsight's environment (the "
-                        "MCP client's config for `tabsight mcp`), or start the MCP client in a folder that holds the "
-                        "file.")
+            message += (
+                f" Files may be uploaded from: {listed}. To allow another folder, add it to "
+                f"TABSIGHT_UPLOAD_ROOTS (folders separated by {os.pathsep!r}) in tabsight's environment (the "
+                "MCP client's config for `tabsight mcp`), or start the MCP client in a folder that holds the "
+                "file."
+            )
         raise ToolError(message)
     return uploads
 

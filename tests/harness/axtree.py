@@ -107,11 +107,32 @@ from typing import Any
 
 from .servers import CHROMIUM
 
-INTERACTIVE_ROLES = frozenset({
-    "button", "link", "checkbox", "radio", "switch", "textbox", "searchbox", "combobox", "listbox", "option",
-    "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "slider", "spinbutton", "treeitem",
-    "DisclosureTriangle", "ColorWell", "Date", "DateTime", "InputTime",
-})
+INTERACTIVE_ROLES = frozenset(
+    {
+        "button",
+        "link",
+        "checkbox",
+        "radio",
+        "switch",
+        "textbox",
+        "searchbox",
+        "combobox",
+        "listbox",
+        "option",
+        "menuitem",
+        "menuitemcheckbox",
+        "menuitemradio",
+        "tab",
+        "slider",
+        "spinbutton",
+        "treeitem",
+        "DisclosureTriangle",
+        "ColorWell",
+        "Date",
+        "DateTime",
+        "InputTime",
+    }
+)
 
 #: the listener kinds that make an element take clicks (a role-less clickable)
 CLICK_EVENTS = frozenset({"click", "mousedown", "mouseup", "pointerdown", "pointerup"})
@@ -283,10 +304,21 @@ class Pipe:
 
     def __init__(self, chromium: str = CHROMIUM, width: int = 1280, height: int = 720) -> None:
         self.profile = tempfile.mkdtemp(prefix="tabsight-axtree-")
-        args = [chromium, "--headless=new", "--remote-debugging-pipe", f"--user-data-dir={self.profile}",
-                f"--window-size={width},{height}", "--no-first-run", "--no-default-browser-check",
-                "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--screen-info={3840x2160}", "about:blank"]
+        args = [
+            chromium,
+            "--headless=new",
+            "--remote-debugging-pipe",
+            f"--user-data-dir={self.profile}",
+            f"--window-size={width},{height}",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--screen-info={3840x2160}",
+            "about:blank",
+        ]
         if os.geteuid() == 0:
             args.insert(1, "--no-sandbox")  # Chromium refuses to run as root with its sandbox
         to_browser, self._out = os.pipe()
@@ -295,10 +327,19 @@ class Pipe:
         try:
             # posix_spawn places the pipe ends at exactly fds 3 and 4 in the child (Popen cannot
             # renumber fds) without a preexec_fn, which is not safe in a threaded process
-            self.pid = os.posix_spawn(chromium, args, os.environ, setsid=True, file_actions=[
-                (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2),
-                (os.POSIX_SPAWN_DUP2, to_browser, 3), (os.POSIX_SPAWN_DUP2, from_browser, 4),
-            ])
+            self.pid = os.posix_spawn(
+                chromium,
+                args,
+                os.environ,
+                setsid=True,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, null, 0),
+                    (os.POSIX_SPAWN_DUP2, null, 1),
+                    (os.POSIX_SPAWN_DUP2, null, 2),
+                    (os.POSIX_SPAWN_DUP2, to_browser, 3),
+                    (os.POSIX_SPAWN_DUP2, from_browser, 4),
+                ],
+            )
         finally:
             for fd in (to_browser, from_browser, null):
                 os.close(fd)
@@ -306,15 +347,14 @@ class Pipe:
         self._next_id = 0
         self.events: list[dict] = []
 
-    def call(self, method: str, params: dict | None = None, session: str | None = None,
-             timeout: float = 30.0) -> dict:
+    def call(self, method: str, params: dict | None = None, session: str | None = None, timeout: float = 30.0) -> dict:
         self._next_id += 1
         message: dict[str, Any] = {"id": self._next_id, "method": method, "params": params or {}}
         if session:
             message["sessionId"] = session
         data = json.dumps(message).encode() + b"\0"
         while data:
-            data = data[os.write(self._out, data):]
+            data = data[os.write(self._out, data) :]
         deadline = time.monotonic() + timeout
         while True:
             answer = self._read(deadline, method)
@@ -382,8 +422,14 @@ class AXBrowser:
         """The interactive nodes a user can see and reach in the viewport of ``url``, in the tree's order."""
         return self.truth(url, viewport, device_scale_factor, roleless=False).interactive
 
-    def truth(self, url: str, viewport: dict[str, int], device_scale_factor: float = 1, roleless: bool = True,
-              screenshot: bool = False) -> Truth:
+    def truth(
+        self,
+        url: str,
+        viewport: dict[str, int],
+        device_scale_factor: float = 1,
+        roleless: bool = True,
+        screenshot: bool = False,
+    ) -> Truth:
         """The interactive nodes of ``url`` and (``roleless``) its role-less clickables, and a screenshot of the
         viewport when asked (taken before the proxies are clicked)."""
         pipe = self.pipe
@@ -392,17 +438,27 @@ class AXBrowser:
         try:
             session = pipe.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
             width, height = viewport["width"], viewport["height"]
-            pipe.call("Emulation.setDeviceMetricsOverride", {
-                "width": width, "height": height, "deviceScaleFactor": device_scale_factor, "mobile": False,
-            }, session)
+            pipe.call(
+                "Emulation.setDeviceMetricsOverride",
+                {
+                    "width": width,
+                    "height": height,
+                    "deviceScaleFactor": device_scale_factor,
+                    "mobile": False,
+                },
+                session,
+            )
             pipe.call("Page.enable", session=session)
             navigated = pipe.call("Page.navigate", {"url": url}, session)
             if "errorText" in navigated:
                 raise CDPError(f"{url}: {navigated['errorText']}")
             pipe.wait_event("Page.loadEventFired", session)
             pipe.call("Runtime.evaluate", {"expression": QUIET_SCRIPT, "awaitPromise": True}, session)
-            shot = (base64.b64decode(pipe.call("Page.captureScreenshot", {"format": "png"}, session)["data"])
-                    if screenshot else None)
+            shot = (
+                base64.b64decode(pipe.call("Page.captureScreenshot", {"format": "png"}, session)["data"])
+                if screenshot
+                else None
+            )
             view = Box(0, 0, width, height)
             # the role-less clickables first: finding the interactive nodes may click a code editor
             clickables = _roleless(pipe, session, view) if roleless else []
@@ -438,9 +494,14 @@ def _visible_interactive(pipe: Pipe, session: str, viewport: Box) -> list[AXNode
             label_boxes = tuple(b for b in labels.values() if b is not None)
             bounds = box or next(iter(label_boxes), None)  # a zero-size input may still have its label shown
             shown = [part for part in (b.intersection(viewport) for b in (box, *label_boxes) if b) if part]
-            if bounds and shown and (_reachable(pipe, session, {node["backendDOMNodeId"], *labels}, shown, scroll,
-                                                parents) or _passes_to_holder(pipe, session, node["backendDOMNodeId"],
-                                                                              shown, scroll, parents)):
+            if (
+                bounds
+                and shown
+                and (
+                    _reachable(pipe, session, {node["backendDOMNodeId"], *labels}, shown, scroll, parents)
+                    or _passes_to_holder(pipe, session, node["backendDOMNodeId"], shown, scroll, parents)
+                )
+            ):
                 found.append(_ax_node(node, bounds, label_boxes))
             elif own is not None and viewport.contains(own.centre) and (editable_root or _role(node) in TEXT_ENTRY):
                 proxies.append((node, own.centre))
@@ -457,11 +518,13 @@ def _same_target(clickable: Clickable, interactive: list[AXNode], parents: dict[
     one of its labels'): one whose DOM node and the clickable's meet within SAME_WIDGET_LEVELS above the clickable
     (a code editor's surface beside its hidden input), or the clickable is in a label. A clickable that only lies
     over a node's box (a date picker's day over a text field under the popup) is a target of its own."""
+
     def above(node: int) -> list[int]:
         chain = []
         while (node := parents.get(node)) is not None:
             chain.append(node)
         return chain
+
     near = above(clickable.backend_id)[:SAME_WIDGET_LEVELS]
     for node in interactive:
         node_chain = {node.backend_id, *above(node.backend_id)}
@@ -499,8 +562,9 @@ def _roleless(pipe: Pipe, session: str, viewport: Box) -> list[Clickable]:
     # why each element takes clicks: its own click-type listeners, and "cursor" where a pointer area starts
     why: dict[int, set[str]] = {}
     document = pipe.call("Runtime.evaluate", {"expression": "document"}, session)["result"]["objectId"]
-    listeners = pipe.call("DOMDebugger.getEventListeners", {"objectId": document, "depth": -1, "pierce": True},
-                          session)["listeners"]
+    listeners = pipe.call(
+        "DOMDebugger.getEventListeners", {"objectId": document, "depth": -1, "pierce": True}, session
+    )["listeners"]
     for listener in listeners:
         if listener["type"] in CLICK_EVENTS and "backendNodeId" in listener:
             why.setdefault(listener["backendNodeId"], set()).add(listener["type"])
@@ -512,8 +576,12 @@ def _roleless(pipe: Pipe, session: str, viewport: Box) -> list[Clickable]:
 
     def apart(node: int) -> bool:
         """Not an interactive node, nor in one, nor holding one, nor naming a node."""
-        return not (node in interactive or node in holding or node in labels
-                    or any(above in interactive for above in dom.ancestors(node)))
+        return not (
+            node in interactive
+            or node in holding
+            or node in labels
+            or any(above in interactive for above in dom.ancestors(node))
+        )
 
     # a list listening for its items' clicks (listeners only, three or more children alike): its items are the targets
     for node, reasons in list(why.items()):
@@ -554,8 +622,11 @@ def _roleless(pipe: Pipe, session: str, viewport: Box) -> list[Clickable]:
         box, reasons = found[node]
         try:
             handle = pipe.call("DOM.resolveNode", {"backendNodeId": node}, session)["object"]["objectId"]
-            said = pipe.call("Runtime.callFunctionOn", {"objectId": handle, "functionDeclaration": DESCRIBE_SCRIPT,
-                                                        "returnByValue": True}, session)["result"]["value"]
+            said = pipe.call(
+                "Runtime.callFunctionOn",
+                {"objectId": handle, "functionDeclaration": DESCRIBE_SCRIPT, "returnByValue": True},
+                session,
+            )["result"]["value"]
         except (CDPError, KeyError):
             said = {"text": "", "tag": dom.names.get(node, "?").lower(), "hint": ""}
         clickables.append(Clickable(box, said["text"], said["tag"], reasons, said["hint"], node))
@@ -659,8 +730,9 @@ def _cursors(snapshot: dict) -> dict[int, str]:
 
 
 def _ax_node(node: dict, bounds: Box, labels: tuple[Box, ...]) -> AXNode:
-    return AXNode(_role(node), node.get("name", {}).get("value", ""), bounds, _states(node), labels,
-                  node["backendDOMNodeId"])
+    return AXNode(
+        _role(node), node.get("name", {}).get("value", ""), bounds, _states(node), labels, node["backendDOMNodeId"]
+    )
 
 
 def _role(node: dict) -> str:
@@ -727,16 +799,18 @@ def _label_ids(node: dict, kinds: tuple[str, ...] = LABEL_SOURCES) -> list[int]:
     return ids
 
 
-def _reachable(pipe: Pipe, session: str, targets: set[int], areas: list[Box], scroll: tuple[float, float],
-               parents: dict[int, int]) -> bool:
+def _reachable(
+    pipe: Pipe, session: str, targets: set[int], areas: list[Box], scroll: tuple[float, float], parents: dict[int, int]
+) -> bool:
     """Whether a click at one of five points of one of the areas reaches one of the targets (or a descendant)."""
     for area in areas:
         cx, cy = area.centre
         dx, dy = area.width / 4, area.height / 4
         for x, y in ((cx, cy), (cx - dx, cy - dy), (cx + dx, cy - dy), (cx - dx, cy + dy), (cx + dx, cy + dy)):
             try:
-                hit = pipe.call("DOM.getNodeForLocation", {"x": int(x + scroll[0]), "y": int(y + scroll[1])},
-                                session)["backendNodeId"]
+                hit = pipe.call("DOM.getNodeForLocation", {"x": int(x + scroll[0]), "y": int(y + scroll[1])}, session)[
+                    "backendNodeId"
+                ]
             except CDPError:
                 continue
             while hit is not None:
@@ -746,16 +820,23 @@ def _reachable(pipe: Pipe, session: str, targets: set[int], areas: list[Box], sc
     return False
 
 
-def _passes_to_holder(pipe: Pipe, session: str, backend_id: int, areas: list[Box], scroll: tuple[float, float],
-                      parents: dict[int, int]) -> bool:
+def _passes_to_holder(
+    pipe: Pipe, session: str, backend_id: int, areas: list[Box], scroll: tuple[float, float], parents: dict[int, int]
+) -> bool:
     """Whether the node lets pointer events through (``pointer-events: none``) to what holds it: a click at its
     place lands on one of its HOLDER_LEVELS closest ancestors (shadow hosts crossed), which takes the clicks for it
     (Ionic's segment buttons: the host takes them for the native button inside)."""
     try:
         handle = pipe.call("DOM.resolveNode", {"backendNodeId": backend_id}, session)["object"]["objectId"]
-        events = pipe.call("Runtime.callFunctionOn", {
-            "objectId": handle, "returnByValue": True,
-            "functionDeclaration": "function () { return getComputedStyle(this).pointerEvents; }"}, session)
+        events = pipe.call(
+            "Runtime.callFunctionOn",
+            {
+                "objectId": handle,
+                "returnByValue": True,
+                "functionDeclaration": "function () { return getComputedStyle(this).pointerEvents; }",
+            },
+            session,
+        )
     except (CDPError, KeyError):
         return False
     if events["result"].get("value") != "none":
@@ -767,8 +848,14 @@ def _passes_to_holder(pipe: Pipe, session: str, backend_id: int, areas: list[Box
     return _reachable(pipe, session, set(holders), areas, scroll, {})
 
 
-def _proxied_widget(pipe: Pipe, session: str, backend_id: int, point: tuple[float, float],
-                    scroll: tuple[float, float], parents: dict[int, int]) -> Box | None:
+def _proxied_widget(
+    pipe: Pipe,
+    session: str,
+    backend_id: int,
+    point: tuple[float, float],
+    scroll: tuple[float, float],
+    parents: dict[int, int],
+) -> Box | None:
     """The box of the editor a hidden text input stands for, or None if it stands for none.
 
     Code editors (Ace, CodeMirror, Monaco) take keys in an input the user never sees (a pixel wide,
@@ -777,16 +864,19 @@ def _proxied_widget(pipe: Pipe, session: str, backend_id: int, point: tuple[floa
     both the input and what the click landed on."""
     x, y = point
     try:
-        hit = pipe.call("DOM.getNodeForLocation", {"x": int(x + scroll[0]), "y": int(y + scroll[1])},
-                        session)["backendNodeId"]
+        hit = pipe.call("DOM.getNodeForLocation", {"x": int(x + scroll[0]), "y": int(y + scroll[1])}, session)[
+            "backendNodeId"
+        ]
     except CDPError:
         return None
     for kind in ("mousePressed", "mouseReleased"):
-        pipe.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1},
-                  session)
+        pipe.call(
+            "Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}, session
+        )
     proxy = pipe.call("DOM.resolveNode", {"backendNodeId": backend_id}, session)["object"]["objectId"]
-    focused = pipe.call("Runtime.callFunctionOn", {"objectId": proxy, "functionDeclaration": FOCUSED_IN,
-                                                   "returnByValue": True}, session)["result"]["value"]
+    focused = pipe.call(
+        "Runtime.callFunctionOn", {"objectId": proxy, "functionDeclaration": FOCUSED_IN, "returnByValue": True}, session
+    )["result"]["value"]
     if not focused:
         return None
     around, current = set(), backend_id

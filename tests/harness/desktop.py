@@ -65,7 +65,8 @@ class Started:
         except OSError:
             said = []
         return f"{self.name} (pid {self.process.pid}) {state}; its stderr " + (
-            f"ended: {' | '.join(said)}" if said else "was empty")
+            f"ended: {' | '.join(said)}" if said else "was empty"
+        )
 
 
 class Desktop:
@@ -104,8 +105,9 @@ class Desktop:
                     started.stop()
             self._window_manager = self._x_server = None
         load = ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
-        raise RuntimeError(f"the desktop did not start in {STARTS} attempts (load average {load}): "
-                           + "; ".join(failed))
+        raise RuntimeError(
+            f"the desktop did not start in {STARTS} attempts (load average {load}): " + "; ".join(failed)
+        )
 
     def _start_x_server(self, attempt: int) -> str | None:
         """Xvfb on a display it picks itself: it writes the display's number to a pipe (-displayfd) once it
@@ -114,8 +116,18 @@ class Desktop:
         read, write = os.pipe()
         try:
             self._x_server = Started(
-                ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{self.width}x{self.height}x24", "-nolisten", "tcp"],
-                self.tmp / f"xvfb-{attempt}.log", pass_fds=(write,),
+                [
+                    "Xvfb",
+                    "-displayfd",
+                    str(write),
+                    "-screen",
+                    "0",
+                    f"{self.width}x{self.height}x24",
+                    "-nolisten",
+                    "tcp",
+                ],
+                self.tmp / f"xvfb-{attempt}.log",
+                pass_fds=(write,),
             )
         finally:
             os.close(write)
@@ -139,15 +151,19 @@ class Desktop:
         # --sm-disable: no session manager to wait on
         self._window_manager = Started(
             ["openbox", "--sm-disable", "--startup", f"touch {shlex.quote(str(managing))}"],
-            self.tmp / f"openbox-{attempt}.log", env=self.env,
+            self.tmp / f"openbox-{attempt}.log",
+            env=self.env,
         )
         deadline = time.monotonic() + START_TIMEOUT
         while not managing.exists() and self._window_manager.running() and time.monotonic() < deadline:
             time.sleep(0.05)
         if managing.exists():
             return None
-        waited = "ended before it managed the screen" if not self._window_manager.running() else \
-            f"did not manage the screen in {START_TIMEOUT:.0f} s"
+        waited = (
+            "ended before it managed the screen"
+            if not self._window_manager.running()
+            else f"did not manage the screen in {START_TIMEOUT:.0f} s"
+        )
         try:
             root = _said(self._x("xprop", "-root", "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW"))
         except subprocess.TimeoutExpired:
@@ -168,11 +184,17 @@ class Desktop:
         until the window manager says it is the active window (_NET_ACTIVE_WINDOW), which it sets once it
         mapped and focused the new window."""
         self.uncover()
-        self._cover = Started(["xmessage", "-geometry", f"{self.width}x{self.height}+0+0", "the IDE, in front"],
-                              self.tmp / "xmessage.log", env=self.env)
+        self._cover = Started(
+            ["xmessage", "-geometry", f"{self.width}x{self.height}+0+0", "the IDE, in front"],
+            self.tmp / "xmessage.log",
+            env=self.env,
+        )
         cover = self._cover
-        _until(lambda: self.window_name(self.active_window()) == "xmessage" or not cover.running(),
-               "the covering window to take the focus", self._focus_seen)
+        _until(
+            lambda: self.window_name(self.active_window()) == "xmessage" or not cover.running(),
+            "the covering window to take the focus",
+            self._focus_seen,
+        )
         if not cover.running():
             raise RuntimeError(f"the covering window went: {cover.account()}")
         return self.active_window()
@@ -211,14 +233,19 @@ class Desktop:
         def one_new() -> bool:
             # a window's state reads at times as none for a moment: the window is the one seen, not read again
             seen.clear()
-            seen.update(window for window in self._browser_windows()
-                        if new(window) and self.window_name(window).startswith(title))
+            seen.update(
+                window
+                for window in self._browser_windows()
+                if new(window) and self.window_name(window).startswith(title)
+            )
             return len(seen) == 1
 
         def new_ones() -> str:
-            found = [(window, self.window_pid(window), self.window_name(window), self.window_state(window))
-                     for window in map(int, self._x("xdotool", "search", "--class", "chromium").stdout.split())
-                     if new(window)]
+            found = [
+                (window, self.window_pid(window), self.window_name(window), self.window_state(window))
+                for window in map(int, self._x("xdotool", "search", "--class", "chromium").stdout.split())
+                if new(window)
+            ]
             return f"the new windows of class chromium (id, pid, name, state): {found}"
 
         _until(one_new, f"the browser's window showing {title!r} to be mapped", new_ones, timeout)
@@ -228,14 +255,20 @@ class Desktop:
     def minimize(self, window: int) -> None:
         """Waited on until the window manager set the window's WM_STATE to Iconic."""
         asked = self._x("xdotool", "windowminimize", str(window))
-        _until(lambda: self.window_state(window) == "Iconic", "the window to be minimized",
-               lambda: f"its state: {self.window_state(window)}; {_said(asked)}")
+        _until(
+            lambda: self.window_state(window) == "Iconic",
+            "the window to be minimized",
+            lambda: f"its state: {self.window_state(window)}; {_said(asked)}",
+        )
 
     def activate(self, window: int) -> None:
         """Waited on until the window manager names the window in _NET_ACTIVE_WINDOW."""
         asked = self._x("xdotool", "windowactivate", str(window))
-        _until(lambda: self.active_window() == window, "the window to be active",
-               lambda: f"{self._focus_seen()}; {_said(asked)}")
+        _until(
+            lambda: self.active_window() == window,
+            "the window to be active",
+            lambda: f"{self._focus_seen()}; {_said(asked)}",
+        )
 
     # -- what the user sees -----------------------------------------------------------------------
 
@@ -310,8 +343,12 @@ def cancel_button(desktop: Desktop) -> tuple[int, int] | None:
     shot = desktop.tmp / "screen.png"
     subprocess.run(["scrot", "-o", str(shot)], env=desktop.env, check=True, timeout=10)
     screen = Image.open(shot).convert("RGB").crop((0, 0, desktop.width, 300))
-    points = [(x, y) for y in range(0, screen.height, 2) for x in range(0, screen.width, 2)
-              if max(abs(a - b) for a, b in zip(screen.getpixel((x, y)), CANCEL_BLUE)) < 12]
+    points = [
+        (x, y)
+        for y in range(0, screen.height, 2)
+        for x in range(0, screen.width, 2)
+        if max(abs(a - b) for a, b in zip(screen.getpixel((x, y)), CANCEL_BLUE)) < 12
+    ]
     if len(points) < 50:
         return None
     xs, ys = sorted(x for x, _ in points), sorted(y for _, y in points)
@@ -327,8 +364,13 @@ def click_cancel(desktop: Desktop, timeout: float = 30) -> None:
         seen.append(cancel_button(desktop))
         return seen[-1] is not None and seen[-1] == seen[-2]
 
-    _until(settled, "the debugging bar's Cancel button to show, in place", lambda: f"where it was seen: {seen[-5:]}",
-           timeout)
+    _until(
+        settled,
+        "the debugging bar's Cancel button to show, in place",
+        lambda: f"where it was seen: {seen[-5:]}",
+        timeout,
+    )
     button = seen[-1]
-    subprocess.run(["xdotool", "mousemove", str(button[0]), str(button[1]), "click", "1"], env=desktop.env,
-                   check=True, timeout=10)
+    subprocess.run(
+        ["xdotool", "mousemove", str(button[0]), str(button[1]), "click", "1"], env=desktop.env, check=True, timeout=10
+    )

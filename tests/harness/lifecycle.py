@@ -40,13 +40,20 @@ class RawFront:
         self.runtime = self.folder / "rt"
         self.temp.mkdir()
         self.runtime.mkdir(mode=0o700)
-        environment = dict(os.environ, TMPDIR=str(self.temp), TABSIGHT_RUNTIME_DIR=str(self.runtime),
-                           TABSIGHT_EMBEDDED_LINGER=str(LINGER))
+        environment = dict(
+            os.environ,
+            TMPDIR=str(self.temp),
+            TABSIGHT_RUNTIME_DIR=str(self.runtime),
+            TABSIGHT_EMBEDDED_LINGER=str(LINGER),
+        )
         environment.pop("TABSIGHT_BROWSER", None)
         environment.update(env)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tabsight", "mcp"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=environment,
         )
         self.answers: queue.Queue[dict] = queue.Queue()
         self.stderr: list[str] = []
@@ -80,8 +87,10 @@ class RawFront:
                 return answer
 
     def initialize(self) -> RawFront:
-        request = self.request("initialize", {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "lifecycle", "version": "0"}})
+        request = self.request(
+            "initialize",
+            {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "lifecycle", "version": "0"}},
+        )
         assert self.answer(request)["result"]["serverInfo"]["name"] == "tabsight"
         self.send({"method": "notifications/initialized"})
         return self

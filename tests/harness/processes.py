@@ -107,8 +107,11 @@ def front_pids(runtime: Path | None = None) -> set[int]:
     """This process's descendants that run `tabsight mcp` (an SDK client starts one per connection);
     with ``runtime``, only those using that runtime folder."""
     marker = f"TABSIGHT_RUNTIME_DIR={runtime}".encode() if runtime else b""
-    return {pid for pid in descendants(os.getpid())
-            if command_line(pid)[1:4] == ["-m", "tabsight", "mcp"] and marker in environ(pid)}
+    return {
+        pid
+        for pid in descendants(os.getpid())
+        if command_line(pid)[1:4] == ["-m", "tabsight", "mcp"] and marker in environ(pid)
+    }
 
 
 def rss_kb(pid: int) -> int | None:

@@ -41,7 +41,10 @@ class RawServer:
             env = dict(os.environ, TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime_dir))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tabsight", "mcp"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
         )
         self.answers: queue.Queue[bytes] = queue.Queue()
         self.stderr: list[str] = []
@@ -83,8 +86,14 @@ class RawServer:
         self.next_id += 1
         if self.envelope is not None:
             params = {**(params or {}), "_meta": {**self.envelope, **(params or {}).get("_meta", {})}}
-        self.send_json({"jsonrpc": "2.0", "id": self.next_id, "method": method,
-                        **({"params": params} if params is not None else {})})
+        self.send_json(
+            {
+                "jsonrpc": "2.0",
+                "id": self.next_id,
+                "method": method,
+                **({"params": params} if params is not None else {}),
+            }
+        )
         return self.next_id
 
     def ask(self, method: str, params: dict | None = None, timeout: float = TIMEOUT) -> dict:
@@ -119,9 +128,14 @@ class RawServer:
             self.envelope = envelope(version)
             answer = self.ask("server/discover")
         else:
-            answer = self.ask("initialize", {
-                "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"},
-            })
+            answer = self.ask(
+                "initialize",
+                {
+                    "protocolVersion": version,
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "0"},
+                },
+            )
             self.notify("notifications/initialized")
         assert "result" in answer, answer
         return answer["result"]

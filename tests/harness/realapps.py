@@ -72,17 +72,33 @@ REALAPPS = Path(__file__).resolve().parent.parent / "realapps"
 PAGES = REALAPPS / "pages"
 INSTALL = REALAPPS / "install.sh"
 #: a file of each package the pages load: node_modules is complete when they are all there
-NEEDED = ("todomvc/examples/vue/js/app.js", "swagger-ui-dist/swagger-ui-bundle.js", "jsoneditor/dist/jsoneditor.min.js",
-          "@shoelace-style/shoelace/cdn/shoelace.js", "bootstrap/dist/js/bootstrap.bundle.min.js",
-          "admin-lte/dist/js/adminlte.min.js", "bootstrap-icons/font/bootstrap-icons.min.css",
-          "@excalidraw/excalidraw/dist/excalidraw.production.min.js", "react/umd/react.production.min.js",
-          "react-dom/umd/react-dom.production.min.js", "ace-builds/src-min-noconflict/ace.js",
-          "codemirror/lib/codemirror.js", "monaco-editor/min/vs/loader.js", "sortablejs/Sortable.min.js",
-          "dropzone/dist/dropzone-min.js",
-          # unseen/ (tests/test_unseen_pages.py): what its pages load, and what build.mjs bundles
-          "excalidraw018/dist/prod/index.js", "@material/web/all.js", "@ionic/core/dist/ionic/ionic.esm.js",
-          "@fluentui/web-components/dist/esm/index.js", "vue/dist/vue.esm-bundler.js", "naive-ui/es/index.mjs",
-          "@blueprintjs/core/lib/esm/index.js", "todomvc/examples/angularjs/js/app.js", "esbuild/lib/main.js")
+NEEDED = (
+    "todomvc/examples/vue/js/app.js",
+    "swagger-ui-dist/swagger-ui-bundle.js",
+    "jsoneditor/dist/jsoneditor.min.js",
+    "@shoelace-style/shoelace/cdn/shoelace.js",
+    "bootstrap/dist/js/bootstrap.bundle.min.js",
+    "admin-lte/dist/js/adminlte.min.js",
+    "bootstrap-icons/font/bootstrap-icons.min.css",
+    "@excalidraw/excalidraw/dist/excalidraw.production.min.js",
+    "react/umd/react.production.min.js",
+    "react-dom/umd/react-dom.production.min.js",
+    "ace-builds/src-min-noconflict/ace.js",
+    "codemirror/lib/codemirror.js",
+    "monaco-editor/min/vs/loader.js",
+    "sortablejs/Sortable.min.js",
+    "dropzone/dist/dropzone-min.js",
+    # unseen/ (tests/test_unseen_pages.py): what its pages load, and what build.mjs bundles
+    "excalidraw018/dist/prod/index.js",
+    "@material/web/all.js",
+    "@ionic/core/dist/ionic/ionic.esm.js",
+    "@fluentui/web-components/dist/esm/index.js",
+    "vue/dist/vue.esm-bundler.js",
+    "naive-ui/es/index.mjs",
+    "@blueprintjs/core/lib/esm/index.js",
+    "todomvc/examples/angularjs/js/app.js",
+    "esbuild/lib/main.js",
+)
 #: unseen/*.html: pages of libraries tabsight's discovery was not written against (issue 30)
 UNSEEN = REALAPPS / "unseen"
 
@@ -122,8 +138,11 @@ def missing_bundles() -> str | None:
     missing = missing_apps()
     if missing:
         return missing
-    absent = [f"build/{entry.stem}.js" for entry in sorted((REALAPPS / "src").glob("*.js*"))
-              if not (REALAPPS / "build" / f"{entry.stem}.js").is_file()]
+    absent = [
+        f"build/{entry.stem}.js"
+        for entry in sorted((REALAPPS / "src").glob("*.js*"))
+        if not (REALAPPS / "build" / f"{entry.stem}.js").is_file()
+    ]
     if absent:
         return f"{REALAPPS} lacks {', '.join(absent)}: run {INSTALL}"
     return None
@@ -166,8 +185,9 @@ async def execute(client: Client, script: str) -> Any:
 async def annotated(client: Client, **extra: Any) -> tuple[CallToolResult, str, tuple[int, int]]:
     """observe with annotate_screenshot and MAX_ANNOTATIONS (plus ``extra`` arguments): the result, all
     its text, and its image's size."""
-    result = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True,
-                                                "max_annotations": MAX_ANNOTATIONS, **extra})
+    result = await client.call_tool(
+        "observe", {"what": "page", "annotate_screenshot": True, "max_annotations": MAX_ANNOTATIONS, **extra}
+    )
     if result.is_error:
         raise Failed(text_of(result) or "(isError, no text)")
     image = next((block for block in result.content if block.type == "image"), None)
@@ -181,8 +201,9 @@ async def observe(client: Client) -> Observed:
     """The annotated observe (JSON form) an agent makes."""
     result, text, size = await annotated(client)
     found = answer(result)
-    return Observed(found.get("annotations", []), found.get("total_found", 0), found["page"]["viewport"],
-                    len(text), size)
+    return Observed(
+        found.get("annotations", []), found.get("total_found", 0), found["page"]["viewport"], len(text), size
+    )
 
 
 #: Runs in the page: for each [selector, bounds], how many elements the selector matches and the
@@ -242,8 +263,12 @@ def marks(annotations: list[dict], roles: str | tuple | None, name: str, *, cont
     its own) and whose name is ``name`` (whitespace collapsed, case folded; or holds it, with ``contains``)."""
     accepted = roles if isinstance(roles, tuple) else (roles,)
     wanted = _named(name)
-    return [item for item in annotations if item.get("role") in accepted
-            and (wanted in _named(item.get("name")) if contains else _named(item.get("name")) == wanted)]
+    return [
+        item
+        for item in annotations
+        if item.get("role") in accepted
+        and (wanted in _named(item.get("name")) if contains else _named(item.get("name")) == wanted)
+    ]
 
 
 def mark(annotations: list[dict], roles: str | tuple | None, name: str, *, contains: bool = False) -> dict:
@@ -251,9 +276,11 @@ def mark(annotations: list[dict], roles: str | tuple | None, name: str, *, conta
     found = marks(annotations, roles, name, contains=contains)
     if len(found) != 1:
         listed = "\n".join(f"  - {describe_annotation(item)}" for item in annotations) or "  (none)"
-        raise AssertionError(f"{'no' if not found else len(found)} mark with role {roles!r} and name "
-                             f"{'holding ' if contains else ''}{name!r} among the {len(annotations)} annotations:"
-                             f"\n{listed}")
+        raise AssertionError(
+            f"{'no' if not found else len(found)} mark with role {roles!r} and name "
+            f"{'holding ' if contains else ''}{name!r} among the {len(annotations)} annotations:"
+            f"\n{listed}"
+        )
     return found[0]
 
 
@@ -291,8 +318,12 @@ class PageScore:
 
     def __post_init__(self) -> None:
         # a name tabsight gives where Chromium gives none says so (name_from: a hidden label, a test id...)
-        self.misnamed = [m for m in self.matches if not same_name(m.annotation.get("name", ""), m.node.name)
-                         and not (m.annotation.get("name_from") and not normalise(m.node.name))]
+        self.misnamed = [
+            m
+            for m in self.matches
+            if not same_name(m.annotation.get("name", ""), m.node.name)
+            and not (m.annotation.get("name_from") and not normalise(m.node.name))
+        ]
         self.stateful = [m for m in self.matches if any(key in m.node.states for key in STATE_KEYS)]
         self.misstated = [m for m in self.stateful if state_differences(m)]
 
@@ -346,16 +377,24 @@ class PageScore:
 
     def failures(self) -> list[str]:
         """The targets this page misses, e.g. ``recall 0.82 < 0.95``."""
-        return [f"{name} {value:.2f} < {TARGETS[name]:.2f}" for name, value in self.measures().items()
-                if value < TARGETS[name]]
+        return [
+            f"{name} {value:.2f} < {TARGETS[name]:.2f}"
+            for name, value in self.measures().items()
+            if value < TARGETS[name]
+        ]
 
     def as_dict(self) -> dict:
         return {
-            "page": self.page, "truth": len(self.truth),
-            "annotations": len(self.annotations), "total_found": self.total_found,
-            **{name: round(value, 3) for name, value in self.measures().items()}, "states": round(self.states, 3),
-            "named": round(self.named, 3), "roleless": len(self.roleless),
-            "roleless_marked": round(self.roleless_marked, 3), "overmarked": len(self.overmarked),
+            "page": self.page,
+            "truth": len(self.truth),
+            "annotations": len(self.annotations),
+            "total_found": self.total_found,
+            **{name: round(value, 3) for name, value in self.measures().items()},
+            "states": round(self.states, 3),
+            "named": round(self.named, 3),
+            "roleless": len(self.roleless),
+            "roleless_marked": round(self.roleless_marked, 3),
+            "overmarked": len(self.overmarked),
             "missed": [describe_node(node) for node in self.missed],
             "unmarked_roleless": [describe_clickable(c) for c in self.unmarked],
             "overmarked_roleless": [describe_overmarked(c, marks) for c, marks in self.overmarked],
@@ -373,7 +412,7 @@ def normalise(name: str) -> str:
 def same_name(annotated: str, chromium: str) -> bool:
     cut = TRUNCATED.search(annotated)
     if cut:
-        return normalise(chromium).startswith(normalise(annotated[:cut.start()]))
+        return normalise(chromium).startswith(normalise(annotated[: cut.start()]))
     return normalise(annotated) == normalise(chromium)
 
 
@@ -385,8 +424,11 @@ def _flag(value: Any) -> bool | str:
 def state_differences(m: Match) -> list[str]:
     """The states (STATE_KEYS) Chromium gives the node that the annotation's ``state`` contradicts."""
     annotated = m.annotation.get("state") or {}
-    return [f"{key} {_flag(annotated.get(key))} (Chromium {_flag(value)})" for key, value in m.node.states.items()
-            if key in STATE_KEYS and _flag(annotated.get(key)) != _flag(value)]
+    return [
+        f"{key} {_flag(annotated.get(key))} (Chromium {_flag(value)})"
+        for key, value in m.node.states.items()
+        if key in STATE_KEYS and _flag(annotated.get(key)) != _flag(value)
+    ]
 
 
 def box_of(annotation: dict) -> Box:
@@ -442,8 +484,14 @@ def selector_problem(annotation: dict, check: dict) -> str | None:
     return None
 
 
-def score(page: str, annotations: list[dict], total_found: int, truth: list[AXNode],
-          checks: list[dict], roleless: list[Clickable] = ()) -> PageScore:
+def score(
+    page: str,
+    annotations: list[dict],
+    total_found: int,
+    truth: list[AXNode],
+    checks: list[dict],
+    roleless: list[Clickable] = (),
+) -> PageScore:
     matches = match(annotations, truth)
     matched_n = {id(m.node) for m in matches}
     # a node in the same place as a matched one is the same target (a component's host with a role and the
@@ -458,28 +506,40 @@ def score(page: str, annotations: list[dict], total_found: int, truth: list[AXNo
     marks = []
     for clickable in roleless:
         matched = on_clickable.get(id(clickable))
-        marks.append(([matched] if matched else []) + [
-            item for item in left if item is not matched and inside(box_of(item), clickable.bounds)])
+        marks.append(
+            ([matched] if matched else [])
+            + [item for item in left if item is not matched and inside(box_of(item), clickable.bounds)]
+        )
     matched_a = {id(m.annotation) for m in matches + roleless_matches}
     bad = [(item, why) for item, check in zip(annotations, checks) if (why := selector_problem(item, check))]
     return PageScore(
-        page, truth, annotations, total_found, matches,
+        page,
+        truth,
+        annotations,
+        total_found,
+        matches,
         missed=[node for node in truth if id(node) not in matched_n],
         extra=[item for item in annotations if id(item) not in matched_a],
-        bad_selectors=bad, roleless=roleless, roleless_matches=roleless_matches, marks=marks,
+        bad_selectors=bad,
+        roleless=roleless,
+        roleless_matches=roleless_matches,
+        marks=marks,
     )
 
 
 def totals(scores: list[PageScore]) -> dict[str, float]:
     """The measures micro-averaged over the pages: each count summed over them before the division."""
+
     def share(part: int, whole: int) -> float:
         return part / whole if whole else 1.0
+
     named = [m for s in scores for m in s.named_matches]
     misnamed = sum(id(m) in {id(w) for w in s.misnamed} for s in scores for m in s.named_matches)
     return {
         "recall": share(sum(len(s.truth) - len(s.missed) for s in scores), sum(len(s.truth) for s in scores)),
-        "precision": share(sum(len(s.matches) + len(s.roleless_matches) for s in scores),
-                           sum(len(s.annotations) for s in scores)),
+        "precision": share(
+            sum(len(s.matches) + len(s.roleless_matches) for s in scores), sum(len(s.annotations) for s in scores)
+        ),
         "named": 1 - share(misnamed, len(named)) if named else 1.0,
         "selectors": 1 - share(sum(len(s.bad_selectors) for s in scores), sum(len(s.annotations) for s in scores)),
         "roleless_marked": share(sum(len(s.roleless_matches) for s in scores), sum(len(s.roleless) for s in scores)),
@@ -501,8 +561,10 @@ def describe_node(node: AXNode) -> str:
 
 def describe_annotation(item: dict) -> str:
     tag = f"<{item['tag']}> " if item.get("tag") else ""  # left out of an annotation when it equals the role
-    return (f"#{item.get('label')} {tag}{item.get('role') or '-'} {str(item.get('name', ''))[:60]!r} "
-            f"{_at(item['bounds'])} {item.get('selector', '')[:100]}")
+    return (
+        f"#{item.get('label')} {tag}{item.get('role') or '-'} {str(item.get('name', ''))[:60]!r} "
+        f"{_at(item['bounds'])} {item.get('selector', '')[:100]}"
+    )
 
 
 def describe_clickable(c: Clickable) -> str:
@@ -515,8 +577,10 @@ def describe_overmarked(c: Clickable, marks: list[dict]) -> str:
 
 
 def describe_misnamed(m: Match) -> str:
-    return (f"#{m.annotation.get('label')} {m.node.role}: tabsight {str(m.annotation.get('name', ''))[:60]!r}, "
-            f"Chromium {m.node.name[:60]!r}")
+    return (
+        f"#{m.annotation.get('label')} {m.node.role}: tabsight {str(m.annotation.get('name', ''))[:60]!r}, "
+        f"Chromium {m.node.name[:60]!r}"
+    )
 
 
 def describe_misstated(m: Match) -> str:
@@ -542,13 +606,15 @@ def table(scores: list[PageScore]) -> str:
 def report(s: PageScore) -> str:
     """What a developer needs to see about one page: its misses, extras, names and selectors."""
     lines = [f"{s.page}: {', '.join(s.failures()) or 'all targets met'}"]
-    sections = (("missed", [describe_node(n) for n in s.missed]),
-                ("extra (no interactive node or role-less clickable there)", [describe_annotation(a) for a in s.extra]),
-                ("role-less clickables not marked", [describe_clickable(c) for c in s.unmarked]),
-                ("role-less clickables with more than one mark", [describe_overmarked(c, m) for c, m in s.overmarked]),
-                ("names differ", [describe_misnamed(m) for m in s.misnamed]),
-                ("states differ (no target)", [describe_misstated(m) for m in s.misstated]),
-                ("bad selectors", [f"{describe_annotation(a)}: {why}" for a, why in s.bad_selectors]))
+    sections = (
+        ("missed", [describe_node(n) for n in s.missed]),
+        ("extra (no interactive node or role-less clickable there)", [describe_annotation(a) for a in s.extra]),
+        ("role-less clickables not marked", [describe_clickable(c) for c in s.unmarked]),
+        ("role-less clickables with more than one mark", [describe_overmarked(c, m) for c, m in s.overmarked]),
+        ("names differ", [describe_misnamed(m) for m in s.misnamed]),
+        ("states differ (no target)", [describe_misstated(m) for m in s.misstated]),
+        ("bad selectors", [f"{describe_annotation(a)}: {why}" for a, why in s.bad_selectors]),
+    )
     for title, items in sections:
         if items:
             lines.append(f"  {title} ({len(items)}):")

@@ -16,9 +16,13 @@ from mcp.client.stdio import StdioServerParameters
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
-PAGE = """<!doctype html><html><head><title>bench page</title></head>
+PAGE = (
+    """<!doctype html><html><head><title>bench page</title></head>
 <body style="font-family:sans-serif;background:linear-gradient(#fff,#9cf)">
-<h1>Benchmark page</h1>""" + "".join(f"<p>Paragraph {i} with <a href='#{i}'>a link</a> and <button>button {i}</button></p>" for i in range(40)) + "</body></html>"
+<h1>Benchmark page</h1>"""
+    + "".join(f"<p>Paragraph {i} with <a href='#{i}'>a link</a> and <button>button {i}</button></p>" for i in range(40))
+    + "</body></html>"
+)
 
 
 def serve(directory: Path) -> ThreadingHTTPServer:
@@ -29,6 +33,7 @@ def serve(directory: Path) -> ThreadingHTTPServer:
 
 def serve_folder(directory: Path) -> ThreadingHTTPServer:
     """Serve the files of ``directory`` on 127.0.0.1 (any free port) from a background thread."""
+
     class QuietHandler(SimpleHTTPRequestHandler):
         def log_message(self, *args) -> None:
             pass
@@ -51,8 +56,9 @@ def workspace() -> tuple[Path, Path]:
     return workdir, runtime
 
 
-def tabsight_server(runtime: Path, chromium: str, linger: float | None = None,
-                    python: str = sys.executable) -> StdioServerParameters:
+def tabsight_server(
+    runtime: Path, chromium: str, linger: float | None = None, python: str = sys.executable
+) -> StdioServerParameters:
     """`tabsight mcp` with its embedded headless Chromium; runtime is a private (0700) directory.
     linger: seconds the browser outlives its last client (TABSIGHT_EMBEDDED_LINGER, default 2).
     python: the interpreter that runs it, so the tabsight it imports (this one's by default)."""

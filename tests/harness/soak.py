@@ -73,8 +73,15 @@ from .processes import (
 from .servers import CHROMIUM, serve, tabsight_server, workspace
 
 #: how the calls are drawn (relative weights)
-MIX = {"observe": 12, "telemetry": 8, "screenshot": 20, "screenshot_url": 8, "annotate": 14, "interact": 28,
-       "execute": 10}
+MIX = {
+    "observe": 12,
+    "telemetry": 8,
+    "screenshot": 20,
+    "screenshot_url": 8,
+    "annotate": 14,
+    "interact": 28,
+    "execute": 10,
+}
 RESTART_AT, KILL_AT = 0.25, 0.5
 #: kinds of call that may succeed without the client's tab (see Soak.outage_windows)
 NOT_ON_THE_TAB = {"setup", "telemetry", "screenshot_url"}
@@ -89,8 +96,12 @@ ERROR_PAUSE = 0.5
 #: (a full-page PNG, an annotation), which a short run may meet that late
 FRONT_GROWTH_KB, HOST_GROWTH_KB = 40_000, 15_000
 
-SECRETS = {"url token": "sOaKtOkEn4711", "bearer": "sOaKbEaReR0815abcd", "password": "sOaKpAsS2342",
-           "cookie": "sOaKcOoKiE9999"}
+SECRETS = {
+    "url token": "sOaKtOkEn4711",
+    "bearer": "sOaKbEaReR0815abcd",
+    "password": "sOaKpAsS2342",
+    "cookie": "sOaKcOoKiE9999",
+}
 MASK = "[REDACTED]"
 
 SOAK_PAGE = f"""<!doctype html><html><head><title>soak page</title></head>
@@ -191,7 +202,8 @@ class Chain:
             if alive(host):
                 found.add(host)
                 profile = dict(line.split(b"=", 1) for line in environ(host).split(b"\0") if b"=" in line).get(
-                    b"TABSIGHT_EMBEDDED_PROFILE")
+                    b"TABSIGHT_EMBEDDED_PROFILE"
+                )
                 if profile:
                     self.profiles.add(profile.decode())
                 browser = self.browser_of(host)
@@ -202,8 +214,11 @@ class Chain:
 
     def host_log(self) -> str:
         """The browser logs (where each host's stderr goes) of the profiles still on disk."""
-        return "".join((Path(p) / "browser.log").read_text(errors="replace") for p in self.profiles
-                       if (Path(p) / "browser.log").exists())
+        return "".join(
+            (Path(p) / "browser.log").read_text(errors="replace")
+            for p in self.profiles
+            if (Path(p) / "browser.log").exists()
+        )
 
 
 class Soak:
@@ -258,8 +273,11 @@ class Soak:
         legacy = index % 2 == 0
         errlog_path = self.workdir / f"front-{index}.err"
         with errlog_path.open("w") as errlog:
-            async with Client(stdio_client(self.params, errlog=errlog), mode="legacy" if legacy else "auto",
-                              logging_callback=self._heard if legacy else None) as client:
+            async with Client(
+                stdio_client(self.params, errlog=errlog),
+                mode="legacy" if legacy else "auto",
+                logging_callback=self._heard if legacy else None,
+            ) as client:
                 agent = Agent(self, index, client, random.Random(self.config.seed * 100 + index), legacy)
                 while not self.spent():
                     await agent.step()
@@ -340,8 +358,10 @@ class Soak:
 
     def memory(self) -> dict:
         hosts = [pid for pid in self.chain.hosts() if alive(pid)]
-        return {"fronts_kb": {pid: rss_kb(pid) for pid in self.chain.fronts()},
-                "host_kb": {pid: rss_kb(pid) for pid in hosts}}
+        return {
+            "fronts_kb": {pid: rss_kb(pid) for pid in self.chain.fronts()},
+            "host_kb": {pid: rss_kb(pid) for pid in hosts},
+        }
 
     async def _sample_forever(self) -> None:
         while True:
@@ -398,15 +418,22 @@ class Soak:
 
     async def _teardown_checks(self) -> None:
         """Once the clients have exited: nothing of the chain may remain."""
+
         def gone() -> bool:
-            return not any(alive(pid) for pid in self.chain.seen) and not list(self.runtime.glob("host-*.sock")) \
+            return (
+                not any(alive(pid) for pid in self.chain.seen)
+                and not list(self.runtime.glob("host-*.sock"))
                 and not any(Path(p).exists() for p in self.chain.profiles)
+            )
 
         deadline = time.monotonic() + 30
         while not gone() and time.monotonic() < deadline:
             await anyio.sleep(0.2)
-        self.findings.leaks += [f"process {pid} still running: {' '.join(command_line(pid))[:120]}"
-                                for pid in sorted(self.chain.seen) if alive(pid)]
+        self.findings.leaks += [
+            f"process {pid} still running: {' '.join(command_line(pid))[:120]}"
+            for pid in sorted(self.chain.seen)
+            if alive(pid)
+        ]
         self.findings.leaks += [f"socket file {path.name} left" for path in self.runtime.glob("host-*.sock")]
         self.findings.leaks += [f"browser profile {p} left" for p in sorted(self.chain.profiles) if Path(p).exists()]
         for where, text in self.logs.items():
@@ -425,8 +452,14 @@ class Soak:
         for fault in self.findings.faults:
             recovered = fault["t"]
             for index in range(self.config.clients):
-                firsts = [o.started + o.seconds for o in self.outcomes if o.client == index and o.status == "ok"
-                          and o.started >= fault["t"] and o.kind not in NOT_ON_THE_TAB]
+                firsts = [
+                    o.started + o.seconds
+                    for o in self.outcomes
+                    if o.client == index
+                    and o.status == "ok"
+                    and o.started >= fault["t"]
+                    and o.kind not in NOT_ON_THE_TAB
+                ]
                 recovered = max(recovered, min(firsts, default=float("inf")))
             fault["recovered_s"] = round(recovered - fault["t"], 1)
             windows.append((fault["t"], recovered))
@@ -445,8 +478,12 @@ class Soak:
         for kind in sorted({o.kind for o in self.outcomes}):
             times = [o.seconds * 1000 for o in self.outcomes if o.kind == kind and o.status == "ok"]
             if times:
-                latency[kind] = {"ok": len(times), "p50_ms": round(statistics.median(times)),
-                                 "p99_ms": round(percentile(times, 0.99)), "max_ms": round(max(times))}
+                latency[kind] = {
+                    "ok": len(times),
+                    "p50_ms": round(statistics.median(times)),
+                    "p99_ms": round(percentile(times, 0.99)),
+                    "max_ms": round(max(times)),
+                }
         memory = self.findings.memory
         return {
             "config": asdict(self.config),
@@ -482,8 +519,11 @@ def front_growth(early: dict | None, late: dict | None) -> int | None:
     if not early or not late:
         return None
     common = set(early["fronts_kb"]) & set(late["fronts_kb"])
-    growths = [late["fronts_kb"][pid] - early["fronts_kb"][pid] for pid in common
-               if late["fronts_kb"][pid] and early["fronts_kb"][pid]]
+    growths = [
+        late["fronts_kb"][pid] - early["fronts_kb"][pid]
+        for pid in common
+        if late["fronts_kb"][pid] and early["fronts_kb"][pid]
+    ]
     return max(growths, default=None)
 
 
@@ -515,7 +555,7 @@ def tracebacks(log: str) -> list[str]:
             if not chained:
                 break
             end += 4  # the exception, a blank line, the sentence, a blank line: at the next "Traceback"
-        found.append("\n".join(lines[max(start - 1, 0):end + 1])[-1500:])
+        found.append("\n".join(lines[max(start - 1, 0) : end + 1])[-1500:])
         start = end + 1
     return found
 
@@ -532,8 +572,10 @@ def failures(summary: dict) -> list[str]:
         "tracebacks in logs": summary["tracebacks"],
     }
     found = [f"{name}: {json.dumps(value)[:2000]}" for name, value in checks.items() if value]
-    for who, growth, bound in (("a front", summary["front_growth_kb"], FRONT_GROWTH_KB),
-                               ("the host", summary["host_growth_kb"], HOST_GROWTH_KB)):
+    for who, growth, bound in (
+        ("a front", summary["front_growth_kb"], FRONT_GROWTH_KB),
+        ("the host", summary["host_growth_kb"], HOST_GROWTH_KB),
+    ):
         if growth is not None and growth > bound:
             found.append(f"memory: {who} grew by {growth} kB after warm-up (bound {bound} kB)")
     expected = ("telemetry", "notification") if summary["config"]["clients"] > 1 else ("telemetry",)
@@ -576,9 +618,17 @@ class Agent:
         if tracked is None:
             return False
         if self.streaming:
-            streaming = await self.soak.call(self, "setup", "configure", {
-                "action": "streaming", "streaming_action": "enable", "events": ["errors", "network_errors"],
-                "throttle_seconds": 2})
+            streaming = await self.soak.call(
+                self,
+                "setup",
+                "configure",
+                {
+                    "action": "streaming",
+                    "streaming_action": "enable",
+                    "events": ["errors", "network_errors"],
+                    "throttle_seconds": 2,
+                },
+            )
             if streaming is None:
                 return False
         self.ready, self.labels = True, {}
@@ -615,11 +665,15 @@ class Agent:
 
     async def screenshot_url(self) -> bool:
         width, height = self.rng.choice([(800, 600), (1024, 768)])
-        arguments: dict[str, Any] = {"url": f"{self.page}&shot=1", "width": width, "height": height,
-                                     "format": "jpeg", "waitForNetworkIdle": self.rng.random() < 0.3}
+        arguments: dict[str, Any] = {
+            "url": f"{self.page}&shot=1",
+            "width": width,
+            "height": height,
+            "format": "jpeg",
+            "waitForNetworkIdle": self.rng.random() < 0.3,
+        }
         if self.rng.random() < 0.5:
-            arguments["cookies"] = [{"name": "session", "value": SECRETS["cookie"], "domain": "127.0.0.1",
-                                     "path": "/"}]
+            arguments["cookies"] = [{"name": "session", "value": SECRETS["cookie"], "domain": "127.0.0.1", "path": "/"}]
 
         def check(result):
             check_screenshot(result)
@@ -638,8 +692,11 @@ class Agent:
                 raise Failed("an annotated screenshot of the soak page without marks")
             for mark in marks:
                 box = mark["bounds"]
-                outside = box["x"] >= width or box["y"] >= height or min(box["x"] + box["width"],
-                                                                          box["y"] + box["height"]) <= 0
+                outside = (
+                    box["x"] >= width
+                    or box["y"] >= height
+                    or min(box["x"] + box["width"], box["y"] + box["height"]) <= 0
+                )
                 if outside:
                     raise Failed(f"mark {mark['label']} at {box} is outside the {width}x{height} image")
 
@@ -676,8 +733,11 @@ class Agent:
             if not isinstance(answer_json(result)["script"]["result"], int):
                 raise Failed("execute's script result is not the item count")
 
-        arguments = {"action": "execute", "script": "document.querySelectorAll('#items li').length",
-                     "cdp": [{"method": "Page.captureScreenshot", "params": {"format": "jpeg", "quality": 60}}]}
+        arguments = {
+            "action": "execute",
+            "script": "document.querySelectorAll('#items li').length",
+            "cdp": [{"method": "Page.captureScreenshot", "params": {"format": "jpeg", "quality": 60}}],
+        }
         return await self.soak.call(self, "execute", "interact", arguments, check) is not None
 
 
@@ -693,25 +753,41 @@ def check_screenshot(result) -> None:
 
 def print_report(summary: dict) -> None:
     ok, calls = summary["ok"], summary["calls"]
-    print(f"calls        {calls} by {summary['config']['clients']} clients in {summary['seconds']} s: "
-          f"{ok} ok, {summary['errors']} errors ({summary['errors_in_outages']} in outages), "
-          f"{len(summary['wrong'])} wrong, {len(summary['unanswered'])} unanswered")
+    print(
+        f"calls        {calls} by {summary['config']['clients']} clients in {summary['seconds']} s: "
+        f"{ok} ok, {summary['errors']} errors ({summary['errors_in_outages']} in outages), "
+        f"{len(summary['wrong'])} wrong, {len(summary['unanswered'])} unanswered"
+    )
     for fault in summary["faults"]:
-        print(f"fault        {fault['fault']} at call {fault['at_call']}: every client answered well again "
-              f"after {fault.get('recovered_s')} s")
-    print(f"memory       front growth {summary['front_growth_kb']} kB (60% to 100%), "
-          f"host growth {summary['host_growth_kb']} kB (60% to 100%)")
+        print(
+            f"fault        {fault['fault']} at call {fault['at_call']}: every client answered well again "
+            f"after {fault.get('recovered_s')} s"
+        )
+    print(
+        f"memory       front growth {summary['front_growth_kb']} kB (60% to 100%), "
+        f"host growth {summary['host_growth_kb']} kB (60% to 100%)"
+    )
     for label, sample in summary["memory"].items():
         fronts = [kb for kb in sample["fronts_kb"].values() if kb]
         hosts = [kb for kb in sample["host_kb"].values() if kb]
-        print(f"  at {label:5} fronts {min(fronts, default=0) // 1024}-{max(fronts, default=0) // 1024} MB, "
-              f"host {', '.join(str(kb // 1024) for kb in hosts) or '-'} MB")
-    print(f"listeners    {len(summary['listeners'])} in {summary['listener_samples']} samples; "
-          f"modes {summary['modes'] or 'all 0600/0700'}")
+        print(
+            f"  at {label:5} fronts {min(fronts, default=0) // 1024}-{max(fronts, default=0) // 1024} MB, "
+            f"host {', '.join(str(kb // 1024) for kb in hosts) or '-'} MB"
+        )
+    print(
+        f"listeners    {len(summary['listeners'])} in {summary['listener_samples']} samples; "
+        f"modes {summary['modes'] or 'all 0600/0700'}"
+    )
     print(f"leaks        {summary['leaks'] or 'none'} ({summary['end_tabs']} tabs open at the end)")
-    print(f"secrets      {summary['secrets'] or 'none seen'}; masked: {summary['masked']}; "
-          f"{summary['notifications']} notifications")
-    print("latency      " + "; ".join(f"{kind} p50 {r['p50_ms']} p99 {r['p99_ms']} max {r['max_ms']} ms"
-                                      for kind, r in summary["latency"].items()))
+    print(
+        f"secrets      {summary['secrets'] or 'none seen'}; masked: {summary['masked']}; "
+        f"{summary['notifications']} notifications"
+    )
+    print(
+        "latency      "
+        + "; ".join(
+            f"{kind} p50 {r['p50_ms']} p99 {r['p99_ms']} max {r['max_ms']} ms" for kind, r in summary["latency"].items()
+        )
+    )
     for message, count in summary["error_messages"]:
         print(f"error x{count:<4} {message}")

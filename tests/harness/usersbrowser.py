@@ -45,8 +45,10 @@ class UsersBrowser:
         wait_until(lambda: set(host_pids(self.runtime)) - running or not browser.running(), BROWSER_TIMEOUT)
         new_hosts = set(host_pids(self.runtime)) - running
         if not new_hosts:
-            raise TimeoutError(f"the browser's tabsight host did not start in {BROWSER_TIMEOUT} s: "
-                               f"{browser.account()}; hosts in the runtime folder: {sorted(running)}")
+            raise TimeoutError(
+                f"the browser's tabsight host did not start in {BROWSER_TIMEOUT} s: "
+                f"{browser.account()}; hosts in the runtime folder: {sorted(running)}"
+            )
         (self.host,) = new_hosts
 
     def open(self, url: str, new_window: bool = False) -> None:
@@ -59,8 +61,9 @@ class UsersBrowser:
         try:
             handing.process.wait(BROWSER_TIMEOUT)
         except subprocess.TimeoutExpired:
-            raise TimeoutError(f"the browser run again with {url} did not end in {BROWSER_TIMEOUT} s: "
-                               f"{handing.account()}") from None
+            raise TimeoutError(
+                f"the browser run again with {url} did not end in {BROWSER_TIMEOUT} s: {handing.account()}"
+            ) from None
 
     def _run(self, url: str, *extra: str) -> Started:
         extension = str(embedded.extension_dir())
@@ -68,12 +71,23 @@ class UsersBrowser:
             flags = [flag for flag in embedded.BASE_FLAGS if not flag.startswith("--screen-info")]  # a real screen
         else:
             flags = [*embedded.BASE_FLAGS, "--headless=new"]
-        args = [embedded.find_browser(), *flags, f"--user-data-dir={self.profile}", f"--load-extension={extension}",
-                *(["--no-sandbox"] if os.geteuid() == 0 else []), *extra, url]
+        args = [
+            embedded.find_browser(),
+            *flags,
+            f"--user-data-dir={self.profile}",
+            f"--load-extension={extension}",
+            *(["--no-sandbox"] if os.geteuid() == 0 else []),
+            *extra,
+            url,
+        ]
         environ = self.desktop.env if self.desktop else os.environ
         self._runs += 1
-        return Started(args, self.profile.with_name(f"{self.profile.name}-chromium-{self._runs}.log"),
-                       env=dict(environ, TABSIGHT_RUNTIME_DIR=str(self.runtime)), start_new_session=True)
+        return Started(
+            args,
+            self.profile.with_name(f"{self.profile.name}-chromium-{self._runs}.log"),
+            env=dict(environ, TABSIGHT_RUNTIME_DIR=str(self.runtime)),
+            start_new_session=True,
+        )
 
     def quit(self) -> None:
         """As the user quits it: the browser ends, its profile stays. Waited on until the browser's first
@@ -87,8 +101,9 @@ class UsersBrowser:
                 # what is left of it must not outlive the test; its start put it in a process group of its own
                 os.killpg(browser.process.pid, signal.SIGKILL)
                 browser.process.wait()
-                raise TimeoutError(f"the browser did not quit in {BROWSER_TIMEOUT} s of a SIGTERM "
-                                   f"(killed): {browser.account()}") from None
+                raise TimeoutError(
+                    f"the browser did not quit in {BROWSER_TIMEOUT} s of a SIGTERM (killed): {browser.account()}"
+                ) from None
         if not wait_until(lambda: self.host not in host_pids(self.runtime), BROWSER_TIMEOUT):
             state = "still running" if alive(self.host) else "gone, its socket left"
             raise TimeoutError(f"the browser's tabsight host (pid {self.host}) did not stop with it: {state}")

@@ -74,8 +74,13 @@ def user_settings(content: dict):
 
 async def test_a_cdp_navigation_to_tabsights_own_extension_is_refused(on_site):
     url = extension_origin() + "manifest.json"
-    message = refusal(await execute(on_site, {"method": "Page.navigate", "params": {"url": url}},
-                                    {"method": "Runtime.evaluate", "params": {"expression": "typeof chrome.debugger"}}))
+    message = refusal(
+        await execute(
+            on_site,
+            {"method": "Page.navigate", "params": {"url": url}},
+            {"method": "Runtime.evaluate", "params": {"expression": "typeof chrome.debugger"}},
+        )
+    )
     assert "cdp[0] Page.navigate" in message and "chrome-extension:" in message
     assert payload(await on_site.call_tool("observe", {"what": "page"}))["url"].startswith("http://127.0.0.1")
 
@@ -84,8 +89,10 @@ async def test_steps_in_another_execution_context_or_target_are_refused(on_site)
     for step, named in (
         ({"method": "Runtime.evaluate", "params": {"expression": "1", "contextId": 2}}, "execution context"),
         ({"method": "Target.attachToTarget", "params": {"targetId": "x"}}, "reaches past the page"),
-        ({"method": "Target.setAutoAttach", "params": {"autoAttach": True, "waitForDebuggerOnStart": False}},
-         "reaches past the page"),
+        (
+            {"method": "Target.setAutoAttach", "params": {"autoAttach": True, "waitForDebuggerOnStart": False}},
+            "reaches past the page",
+        ),
         ({"method": "Debugger.enable", "params": {}}, "reaches past the page"),
     ):
         message = refusal(await execute(on_site, step))
@@ -96,10 +103,14 @@ async def test_steps_in_another_execution_context_or_target_are_refused(on_site)
 
 
 async def test_reading_and_writing_cookies_through_cdp_is_refused(on_site):
-    for method, params in (("Network.getAllCookies", {}), ("Storage.getCookies", {}), ("Network.getCookies", {}),
-                           ("Network.setCookie", {"name": "planted", "value": "x", "domain": ".example.com"}),
-                           ("Storage.setCookies", {"cookies": [{"name": "planted", "value": "x", "domain": "github.com"}]}),
-                           ("Network.clearBrowserCookies", {})):
+    for method, params in (
+        ("Network.getAllCookies", {}),
+        ("Storage.getCookies", {}),
+        ("Network.getCookies", {}),
+        ("Network.setCookie", {"name": "planted", "value": "x", "domain": ".example.com"}),
+        ("Storage.setCookies", {"cookies": [{"name": "planted", "value": "x", "domain": "github.com"}]}),
+        ("Network.clearBrowserCookies", {}),
+    ):
         message = refusal(await execute(on_site, {"method": method, "params": params}))
         assert method in message and "settings file" in message, message
     # nothing was cleared: the page's own cookie is still there
@@ -107,10 +118,17 @@ async def test_reading_and_writing_cookies_through_cdp_is_refused(on_site):
 
 
 async def test_a_cookie_value_a_script_returns_is_masked_in_every_encoding(on_site):
-    script = ("[document.cookie, encodeURIComponent(document.cookie), btoa(document.cookie), "
-              "btoa('x' + document.cookie), btoa('xy' + document.cookie)]")
-    answer = payload(await execute(on_site, {"method": "Runtime.evaluate",
-                                             "params": {"expression": script, "returnByValue": True}}, script=script))
+    script = (
+        "[document.cookie, encodeURIComponent(document.cookie), btoa(document.cookie), "
+        "btoa('x' + document.cookie), btoa('xy' + document.cookie)]"
+    )
+    answer = payload(
+        await execute(
+            on_site,
+            {"method": "Runtime.evaluate", "params": {"expression": script, "returnByValue": True}},
+            script=script,
+        )
+    )
     text = json.dumps(answer)
     assert "[cookie value]" in text
     for form in (SCRIPT_VALUE, SCRIPT_VALUE[2:], base64.b64encode(SCRIPT_VALUE.encode()).decode()[:16]):
@@ -138,12 +156,15 @@ async def test_the_users_settings_file_allows_reading_and_writing_cookies_of_the
 
 async def test_no_way_to_a_local_file_outside_the_allowed_folders(on_site):
     before = await tab_count(on_site)
-    assert "outside the folders" in refusal(await on_site.call_tool(
-        "interact", {"action": "navigate", "url": "file:///etc/passwd"}))
-    assert "outside the folders" in refusal(await on_site.call_tool(
-        "interact", {"action": "open_tab", "url": "file:///etc/passwd"}))
-    assert "outside the folders" in refusal(await execute(
-        on_site, {"method": "Page.navigate", "params": {"url": "file:///etc/passwd"}}))
+    assert "outside the folders" in refusal(
+        await on_site.call_tool("interact", {"action": "navigate", "url": "file:///etc/passwd"})
+    )
+    assert "outside the folders" in refusal(
+        await on_site.call_tool("interact", {"action": "open_tab", "url": "file:///etc/passwd"})
+    )
+    assert "outside the folders" in refusal(
+        await execute(on_site, {"method": "Page.navigate", "params": {"url": "file:///etc/passwd"}})
+    )
     for url in ("file:///etc/passwd", "chrome://settings/"):
         message = refusal(await execute(on_site, {"method": "Target.createTarget", "params": {"url": url}}))
         assert "Target.createTarget" in message
@@ -156,9 +177,13 @@ async def test_a_page_script_that_leaves_for_a_local_file_is_stopped(on_site):
     # a page under the working folder (an allowed one) that sends its tab to /etc/passwd
     page = os.path.join(os.getcwd(), "tests", "pages", "index.html")
     payload(await on_site.call_tool("interact", {"action": "navigate", "url": f"file://{page}"}))
-    message = refusal(await execute(
-        on_site, {"method": "Runtime.evaluate", "params": {"expression": "document.body.innerText"}},
-        script="location.href = 'file:///etc/passwd'; await new Promise(r => setTimeout(r, 500))"))
+    message = refusal(
+        await execute(
+            on_site,
+            {"method": "Runtime.evaluate", "params": {"expression": "document.body.innerText"}},
+            script="location.href = 'file:///etc/passwd'; await new Promise(r => setTimeout(r, 500))",
+        )
+    )
     assert "about:blank" in message and "root:" not in message
     listing = payload(await on_site.call_tool("observe", {"what": "tabs"}))
     tracked = [tab for browser in listing["browsers"] for tab in browser["tabs"] if tab.get("tracked")]

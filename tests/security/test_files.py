@@ -31,9 +31,15 @@ async def files_in(folder: Path, count: int, seconds: float = 15.0) -> list[str]
     then as ``.crdownload``, before its name."""
     deadline = time.monotonic() + seconds
     while True:
-        names = sorted(path.name for path in folder.glob("*")
-                       if not path.name.endswith(".crdownload") and not path.name.startswith(".")) \
-            if folder.is_dir() else []
+        names = (
+            sorted(
+                path.name
+                for path in folder.glob("*")
+                if not path.name.endswith(".crdownload") and not path.name.startswith(".")
+            )
+            if folder.is_dir()
+            else []
+        )
         if len(names) >= count or time.monotonic() > deadline:
             return names
         await asyncio.sleep(0.1)
@@ -53,8 +59,7 @@ async def test_the_embedded_browsers_downloads_land_in_its_profile_and_go_with_i
     home, temp, runtime = tmp_path / "home", short_temp, tmp_path / "rt"
     for folder in (home, runtime):
         folder.mkdir(mode=0o700)
-    env = front_env(HOME=str(home), TMPDIR=str(temp), TABSIGHT_RUNTIME_DIR=str(runtime),
-                    TABSIGHT_EMBEDDED_LINGER="0")
+    env = front_env(HOME=str(home), TMPDIR=str(temp), TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_EMBEDDED_LINGER="0")
     async with mcp_client(env) as client:
         payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/download.html")}))
         (profile,) = temp.glob("tabsight-profile-*")
@@ -62,8 +67,9 @@ async def test_the_embedded_browsers_downloads_land_in_its_profile_and_go_with_i
 
         # the script first: a second download a page starts without the user's gesture waits for a permission
         # (several automatic downloads) that no one can give in a headless browser; the agent's click is a gesture
-        payload(await client.call_tool("interact", {"action": "execute",
-                                                    "script": "document.querySelector('a').click()"}))
+        payload(
+            await client.call_tool("interact", {"action": "execute", "script": "document.querySelector('a').click()"})
+        )
         assert await files_in(downloads, 1) == ["tabsight-report.html"], sorted(map(str, home.rglob("*")))
         payload(await client.call_tool("interact", {"action": "click", "selector": "#report"}))
         assert await files_in(downloads, 2) == ["tabsight-report (1).html", "tabsight-report.html"]
@@ -89,8 +95,12 @@ async def test_screenshots_kept_for_tabsight_screenshot_dir_are_0600_in_0700_fol
         os.chmod(dump, 0o755)
     async with mcp_client(front_env(TABSIGHT_SCREENSHOT_DIR=str(dump))) as client:
         payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/index.html")}))
-        answer = payload(await client.call_tool("interact", {"action": "execute", "cdp": [
-            {"method": "Page.captureScreenshot", "params": {"format": "png"}}]}))
+        answer = payload(
+            await client.call_tool(
+                "interact",
+                {"action": "execute", "cdp": [{"method": "Page.captureScreenshot", "params": {"format": "png"}}]},
+            )
+        )
         assert answer["cdp"][0]["result"]["data"] == "<image 1, attached below>"
     (shot,) = dump.iterdir()
     assert shot.suffix == ".png" and shot.read_bytes().startswith(b"\x89PNG")

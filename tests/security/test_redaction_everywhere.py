@@ -68,8 +68,10 @@ return {
   keyed: {[document.title]: 'a key of page text'}, nested: [[[{deep: [field.value, document.title]}]]],
 };
 """
-EVALUATED = ("({title: document.title, href: document.querySelector('a').href, "
-             "value: document.querySelector('[data-mark=field]').value})")
+EVALUATED = (
+    "({title: document.title, href: document.querySelector('a').href, "
+    "value: document.querySelector('[data-mark=field]').value})"
+)
 
 pytestmark = [pytest.mark.anyio]
 
@@ -118,31 +120,45 @@ async def test_no_answer_carries_a_secret_whatever_field_holds_it(browser, site)
         answers = {"navigate": await opened(client, site)}
         answers["page"] = await call(client, "observe", {"what": "page", "page_text": 2000})
         for format_ in ("json", "compact"):
-            answers[f"annotated {format_}"] = await call(client, "observe", {
-                "what": "page", "annotate_screenshot": True, "annotation_format": format_, "page_text": 2000})
-        answers["all visible"] = await call(client, "observe", {
-            "what": "page", "annotate_screenshot": True, "annotation_target": "all_visible"})
+            answers[f"annotated {format_}"] = await call(
+                client,
+                "observe",
+                {"what": "page", "annotate_screenshot": True, "annotation_format": format_, "page_text": 2000},
+            )
+        answers["all visible"] = await call(
+            client, "observe", {"what": "page", "annotate_screenshot": True, "annotation_target": "all_visible"}
+        )
         answers["logs"] = await until(lambda: logged(client, "logs", 2))
         answers["errors"] = await until(lambda: logged(client, "errors", 1))
         answers["tabs"] = await call(client, "observe", {"what": "tabs"})
         answers["script"] = await call(client, "interact", {"action": "execute", "script": RETURNED})
-        answers["cdp"] = await call(client, "interact", {"action": "execute", "cdp": [
-            {"method": "Runtime.evaluate", "params": {"expression": EVALUATED, "returnByValue": True}}]})
+        answers["cdp"] = await call(
+            client,
+            "interact",
+            {
+                "action": "execute",
+                "cdp": [{"method": "Runtime.evaluate", "params": {"expression": EVALUATED, "returnByValue": True}}],
+            },
+        )
         answers["fetch"] = await call(client, "interact", {"action": "execute", "script": "return await sendCreds()"})
         echo = await until(lambda: posted(client, "/echo"))
         answers["network detail"] = await call(client, "observe", {"what": "network", "request_id": echo["id"]})
 
     assert {what: leaks(text) for what, text in answers.items() if leaks(text)} == {}
     # each answer had secrets to mask: what it carries is there, masked
-    assert all(MASK in text for what, text in answers.items()), [what for what, text in answers.items()
-                                                                 if MASK not in text]
+    assert all(MASK in text for what, text in answers.items()), [
+        what for what, text in answers.items() if MASK not in text
+    ]
     script = json.loads(answers["script"])["script"]["result"]
     assert script["value"] == script["text"] == PAIR_MASKED and script["nested"][0][0][0]["deep"][0] == PAIR_MASKED
     assert script["keyed"] == {f"Deploy key {MASK}": "a key of page text"}
     assert script["href"] == f"https://example.test/cb?access_token={MASK}"
     cdp = json.loads(answers["cdp"])["cdp"][0]["result"]["result"]["value"]
-    assert cdp == {"title": f"Deploy key {MASK}", "href": f"https://example.test/cb?access_token={MASK}",
-                   "value": PAIR_MASKED}
+    assert cdp == {
+        "title": f"Deploy key {MASK}",
+        "href": f"https://example.test/cb?access_token={MASK}",
+        "value": PAIR_MASKED,
+    }
     assert json.loads(answers["fetch"])["script"]["result"]["access_token"] == MASK
 
 
@@ -154,16 +170,20 @@ async def test_each_selector_matches_its_labelled_element_alone_and_holds_no_sec
         annotations = found["annotations"]
         below = found["outside_viewport"]["below"]["elements"]
         forms = payload(await client.call_tool("observe", {"what": "page"}))["forms"]
-        compact = await call(client, "observe", {"what": "page", "annotate_screenshot": True,
-                                                 "annotation_format": "compact"})
+        compact = await call(
+            client, "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "compact"}
+        )
         selectors = [item["selector"] for item in annotations + below + forms]
-        assert {item["selector"]: leaks(item["selector"]) for item in annotations + below + forms
-                if leaks(item["selector"]) or MASK in item["selector"]} == {}
+        assert {
+            item["selector"]: leaks(item["selector"])
+            for item in annotations + below + forms
+            if leaks(item["selector"]) or MASK in item["selector"]
+        } == {}
         resolved = await run(client, RESOLVE, selectors)
         assert [where["count"] for where in resolved] == [1] * len(selectors), list(zip(selectors, resolved))
         marks = [where["mark"] for where in resolved]
-        assert MARKED <= set(marks[:len(annotations)]), marks
-        assert marks[len(annotations):] == ["below", "form"]
+        assert MARKED <= set(marks[: len(annotations)]), marks
+        assert marks[len(annotations) :] == ["below", "form"]
         for item, where in zip(annotations, resolved):
             assert where["bounds"] == item["bounds"], (item, where)
         for item in annotations:
@@ -195,12 +215,30 @@ def test_a_pick_whose_selector_holds_a_secret_carries_its_structural_one():
     alerts = []
     picks = Picks(alerts.append)
     structural = ":root > body > main > button:nth-of-type(1)"
-    picks.receive({"tab_id": 1, "url": "http://127.0.0.1/", "selector": f'[aria-label="Deploy with {GITHUB}"]',
-                   "structural_selector": structural, "tag": "button", "role": "button", "name": "Deploy",
-                   "bounds": {"x": 0, "y": 0, "width": 10, "height": 10}})
-    picks.receive({"tab_id": 1, "url": "http://127.0.0.1/", "selector": "#save",
-                   "structural_selector": ":root > body > button", "tag": "button", "role": "button",
-                   "name": "Save", "bounds": {"x": 0, "y": 0, "width": 10, "height": 10}})
+    picks.receive(
+        {
+            "tab_id": 1,
+            "url": "http://127.0.0.1/",
+            "selector": f'[aria-label="Deploy with {GITHUB}"]',
+            "structural_selector": structural,
+            "tag": "button",
+            "role": "button",
+            "name": "Deploy",
+            "bounds": {"x": 0, "y": 0, "width": 10, "height": 10},
+        }
+    )
+    picks.receive(
+        {
+            "tab_id": 1,
+            "url": "http://127.0.0.1/",
+            "selector": "#save",
+            "structural_selector": ":root > body > button",
+            "tag": "button",
+            "role": "button",
+            "name": "Save",
+            "bounds": {"x": 0, "y": 0, "width": 10, "height": 10},
+        }
+    )
     secret, plain = reversed(picks.query(limit=2)["items"])
     assert secret["selector"] == structural and plain["selector"] == "#save"
     assert not leaks(alerts[0].detail) and structural in alerts[0].detail

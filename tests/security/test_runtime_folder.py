@@ -26,8 +26,7 @@ from tabsight.limits import PROTOCOL_VERSION
 from tabsight.paths import extension_origin
 from tabsight.protocol.framing import encode
 
-pytestmark = [pytest.mark.anyio,
-              pytest.mark.skipif(os.geteuid() != 0, reason="plays another user: needs root")]
+pytestmark = [pytest.mark.anyio, pytest.mark.skipif(os.geteuid() != 0, reason="plays another user: needs root")]
 
 NOBODY = 65534
 #: the environment's say over where the runtime folder is, which a test of the default takes away
@@ -42,10 +41,16 @@ def environment(**extra: str) -> dict[str, str]:
 
 def start_host(env: dict[str, str]) -> subprocess.Popen:
     """A real host, started as a browser starts it, its extension's hello given: it makes its socket."""
-    host = subprocess.Popen([sys.executable, "-m", "tabsight", "host", extension_origin()], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    host.stdin.write(encode({"kind": "hello", "role": "extension", "version": __version__,
-                             "protocol": PROTOCOL_VERSION}))
+    host = subprocess.Popen(
+        [sys.executable, "-m", "tabsight", "host", extension_origin()],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    host.stdin.write(
+        encode({"kind": "hello", "role": "extension", "version": __version__, "protocol": PROTOCOL_VERSION})
+    )
     host.stdin.flush()
     return host
 
@@ -100,16 +105,22 @@ def test_without_xdg_runtime_dir_the_front_and_the_host_find_one_folder_of_the_u
         assert wait_for((run / f"host-{host.pid}.sock").exists), stop(host)
         assert [mode(folder) for folder in (home / ".cache", run.parent, run)] == [0o700, 0o700, 0o700]
         # a front, on its own, finds the same folder and that host in it
-        front = subprocess.run([sys.executable, "-c", FRONTS_HOSTS], env=env, capture_output=True, text=True,
-                               timeout=60)
+        front = subprocess.run(
+            [sys.executable, "-c", FRONTS_HOSTS], env=env, capture_output=True, text=True, timeout=60
+        )
         assert front.stdout.split("\n")[:2] == [str(run), str(host.pid)], front.stderr
     finally:
         log = stop(host)
     assert "Traceback" not in log, log
 
     deep = home / ("a-folder-name-this-long-leaves-no-room-for-a-socket-" * 2)
-    chosen = subprocess.run([sys.executable, "-c", "from tabsight.paths import default_runtime_dir as d; print(d())"],
-                            env=environment(HOME=str(deep)), capture_output=True, text=True, timeout=60)
+    chosen = subprocess.run(
+        [sys.executable, "-c", "from tabsight.paths import default_runtime_dir as d; print(d())"],
+        env=environment(HOME=str(deep)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert chosen.stdout == f"/tmp/tabsight-{os.getuid()}\n", chosen.stderr
 
 
@@ -146,8 +157,15 @@ def another_users(tmp_path: Path, case: str) -> tuple[Path, Path | None, str]:
     return theirs, None, f"{theirs} belongs to nobody (uid {NOBODY}), not to you (uid 0)"
 
 
-@pytest.mark.parametrize("case", ["in a folder of another user", "in a folder anyone can write",
-                                  "a symlink of another user to a folder of the user's", "a folder of another user"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "in a folder of another user",
+        "in a folder anyone can write",
+        "a symlink of another user to a folder of the user's",
+        "a folder of another user",
+    ],
+)
 async def test_a_runtime_folder_another_user_could_change_is_refused_with_what_to_do(tmp_path, case):
     """Before: only the last folder's owner was looked at, through symlinks, and a loose one was chmod-ed
     (whoever's it was); a folder of another user's gave 'Internal error in observe: PermissionError'. Now
@@ -195,8 +213,9 @@ async def test_the_front_refuses_a_host_socket_another_user_serves(tmp_path):
     it nothing, and the agent reads why: not the generic 'No browser is connected'."""
     runtime = tmp_path / "rt"
     runtime.mkdir(mode=0o700)
-    foreign = subprocess.Popen([sys.executable, "-c", FOREIGN_HOST, str(runtime)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    foreign = subprocess.Popen(
+        [sys.executable, "-c", FOREIGN_HOST, str(runtime)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         assert foreign.stdout.readline() == "listening\n", foreign.stderr.read()
         socket_path = runtime / f"host-{foreign.pid}.sock"
@@ -205,8 +224,10 @@ async def test_the_front_refuses_a_host_socket_another_user_serves(tmp_path):
     finally:
         foreign.terminate()
         received, _ = foreign.communicate(timeout=10)
-    assert message.startswith(f"{socket_path} is served by a process of uid {NOBODY}, not of yours (0): tabsight "
-                              "refused it and sent it nothing."), message
+    assert message.startswith(
+        f"{socket_path} is served by a process of uid {NOBODY}, not of yours (0): tabsight "
+        "refused it and sent it nothing."
+    ), message
     assert "No browser is connected" not in message
     assert received == "", received  # not a byte of the front's hello
     assert socket_path.exists()  # not the front's to remove: the user looks at it

@@ -39,8 +39,7 @@ def ticket_cache():
     os.unlink(name)
 
 
-async def test_a_file_in_the_temp_folder_is_refused_and_tabsights_upload_folder_is_named(browser, site,
-                                                                                        ticket_cache):
+async def test_a_file_in_the_temp_folder_is_refused_and_tabsights_upload_folder_is_named(browser, site, ticket_cache):
     """Before: the temp folder and /tmp were roots, so the ticket cache went to the page. Now it is refused, and the
     answer names tabsight's own upload folder, where a file made for an upload goes; a file there uploads."""
     assert ticket_cache.parent == Path(tempfile.gettempdir())
@@ -69,14 +68,17 @@ async def test_a_hard_link_in_the_working_folder_to_a_file_outside_is_refused(br
     outside.mkdir()
     (outside / "id_ed25519").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
     os.link(outside / "id_ed25519", project / "notes.txt")
-    front = StdioServerParameters(command=sys.executable, args=["-m", "tabsight", "mcp"], env=front_env(),
-                                  cwd=str(project))
+    front = StdioServerParameters(
+        command=sys.executable, args=["-m", "tabsight", "mcp"], env=front_env(), cwd=str(project)
+    )
     async with mcp_client(server=front) as client:
         payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/upload.html")}))
         message = refusal(await upload(client, Path("notes.txt")))
-        assert message.startswith(f"Did not upload: 'notes.txt' ({project / 'notes.txt'}) is a hard link (the file "
-                                  "has 2 names), and another of its names may be outside the folders files may be "
-                                  "uploaded from: upload a copy of it instead"), message
+        assert message.startswith(
+            f"Did not upload: 'notes.txt' ({project / 'notes.txt'}) is a hard link (the file "
+            "has 2 names), and another of its names may be outside the folders files may be "
+            "uploaded from: upload a copy of it instead"
+        ), message
         assert "BEGIN" not in message
         assert await set_on_the_page(client) == []
 

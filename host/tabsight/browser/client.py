@@ -48,8 +48,9 @@ class Transport(Protocol):
         """The browser profile's id (its extension's hello), empty if it did not say."""
         ...
 
-    async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 30.0) -> dict[str, Any]:
-        ...
+    async def request(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float = 30.0
+    ) -> dict[str, Any]: ...
 
 
 #: per transport (one browser's link), the latest screencast frame's encoding: ((tab, frame, format, quality),
@@ -84,8 +85,14 @@ class Shot:
     def from_wire(cls, result: dict[str, Any]) -> Shot:
         pictures = [images.picture(t["data"], t["x"], t["y"], t["width"], t["height"]) for t in result["tiles"]]
         return cls(
-            pictures, result.get("url"), result.get("viewport"), result.get("status"), bool(result.get("truncated")),
-            result.get("method"), result.get("cookies_via"), result.get("cookies_refused") or [],
+            pictures,
+            result.get("url"),
+            result.get("viewport"),
+            result.get("status"),
+            bool(result.get("truncated")),
+            result.get("method"),
+            result.get("cookies_via"),
+            result.get("cookies_refused") or [],
         )
 
 
@@ -172,8 +179,13 @@ class BrowserClient:
         return await self._ask(Method.TAB_HISTORY, request, timeout_ms / 1000 + MARGIN)
 
     async def open_tab(
-        self, opener_tab_id: int | None, url: str | None, timeout_ms: int = 30_000, group: str | None = None,
-        active: bool = False, window: bool = False,
+        self,
+        opener_tab_id: int | None,
+        url: str | None,
+        timeout_ms: int = 30_000,
+        group: str | None = None,
+        active: bool = False,
+        window: bool = False,
     ) -> dict[str, Any]:
         """A new background tab (``active``: the one its window shows) beside ``opener_tab_id``, loading ``url``
         if given, in the tab group titled ``group`` (made if the window has none); with ``window``, the tab of a
@@ -192,7 +204,11 @@ class BrowserClient:
         return await self._ask(Method.TAB_OPEN, request, timeout_ms / 1000 + MARGIN)
 
     async def claim(
-        self, action: str, tab_id: int | None = None, on_end: str | None = None, tab_ids: list[int] | None = None,
+        self,
+        action: str,
+        tab_id: int | None = None,
+        on_end: str | None = None,
+        tab_ids: list[int] | None = None,
     ) -> dict[str, Any]:
         """The host's tabs.claim: ``release`` or ``take_over`` ``tab_id``; say what becomes of this session's tabs
         when it ends (``on_end``: close or keep); or ``reclaim`` its ``tab_ids`` from a restarted host."""
@@ -220,8 +236,14 @@ class BrowserClient:
     # -- seeing --------------------------------------------------------------
 
     async def capture(
-        self, tab_id: int, format: str, quality: int | None = None, *,
-        full_page: bool = False, selector: str | None = None, timeout: float = CAPTURE,
+        self,
+        tab_id: int,
+        format: str,
+        quality: int | None = None,
+        *,
+        full_page: bool = False,
+        selector: str | None = None,
+        timeout: float = CAPTURE,
     ) -> Shot:
         """The tab as it is now: its viewport, its whole page, or one element's box."""
         request: dict[str, Any] = {"tab_id": tab_id, "format": format}
@@ -231,7 +253,9 @@ class BrowserClient:
             request["full_page"] = True
         if selector:
             request["selector"] = selector
-        if not config.current()[config.TABSIGHT_FRAME_SOURCE]:  # never a screencast's latest frame (extension/service-worker/frames.js)
+        if not config.current()[
+            config.TABSIGHT_FRAME_SOURCE
+        ]:  # never a screencast's latest frame (extension/service-worker/frames.js)
             request["frame_source"] = False
         result = await self._ask(Method.CAPTURE, request, timeout)
         shot = Shot.from_wire(result)
@@ -251,17 +275,32 @@ class BrowserClient:
         return shot
 
     async def capture_url(
-        self, url: str, *, width: int, height: int, format: str, quality: int, wait_for_network_idle: bool,
-        timeout_ms: int, user_agent: str | None = None, cookies: list[dict[str, Any]] | None = None,
-        full_page: bool = False, selector: str | None = None,
+        self,
+        url: str,
+        *,
+        width: int,
+        height: int,
+        format: str,
+        quality: int,
+        wait_for_network_idle: bool,
+        timeout_ms: int,
+        user_agent: str | None = None,
+        cookies: list[dict[str, Any]] | None = None,
+        full_page: bool = False,
+        selector: str | None = None,
     ) -> Shot:
         """``url`` opened in a window of the extension's own at ``width`` x ``height``, captured and closed.
 
         ``timeout_ms`` bounds the load; the extension ends the whole capture a second after it, window closed.
         """
         request: dict[str, Any] = {
-            "url": url, "width": width, "height": height, "format": format, "quality": quality,
-            "wait_for_network_idle": wait_for_network_idle, "timeout_ms": timeout_ms,
+            "url": url,
+            "width": width,
+            "height": height,
+            "format": format,
+            "quality": quality,
+            "wait_for_network_idle": wait_for_network_idle,
+            "timeout_ms": timeout_ms,
         }
         optional = {"user_agent": user_agent, "cookies": cookies, "full_page": full_page, "selector": selector}
         request.update({name: value for name, value in optional.items() if value})
@@ -281,8 +320,14 @@ class BrowserClient:
         return await self._ask(Method.ELEMENTS_FIND, request, CAPTURE)
 
     async def telemetry(
-        self, tab_id: int | None, what: str, since: int = 0, limit: int = 20, url: str | None = None,
-        timeout: float = QUICK, requests: str = "failed",
+        self,
+        tab_id: int | None,
+        what: str,
+        since: int = 0,
+        limit: int = 20,
+        url: str | None = None,
+        timeout: float = QUICK,
+        requests: str = "failed",
     ) -> dict[str, Any]:
         """``{items, cursor}``: the newest ``limit`` entries of ``what`` after cursor ``since``, of one tab
         (``tab_id``) or of every tab (None), whose URL contains ``url``; for network, the failed requests or
@@ -291,19 +336,36 @@ class BrowserClient:
         return await self._ask(Method.TELEMETRY_QUERY, request, timeout)
 
     async def network_detail(
-        self, tab_id: int, request_id: int, include: Sequence[str], max_body_chars: int, binary_bodies: bool,
+        self,
+        tab_id: int,
+        request_id: int,
+        include: Sequence[str],
+        max_body_chars: int,
+        binary_bodies: bool,
     ) -> dict[str, Any]:
         """One request of the tab, by the id its telemetry entry gives: URL, method, state, status, and the
         ``include``d headers and bodies, redacted by the host; text bodies cut at ``max_body_chars``."""
-        request = {"tab_id": tab_id, "request_id": request_id, "include": include,
-                   "max_body_chars": max_body_chars, "binary_bodies": binary_bodies}
+        request = {
+            "tab_id": tab_id,
+            "request_id": request_id,
+            "include": include,
+            "max_body_chars": max_body_chars,
+            "binary_bodies": binary_bodies,
+        }
         return await self._ask(Method.NETWORK_DETAIL, request, QUICK)
 
     # -- acting --------------------------------------------------------------
 
     async def act(
-        self, tab_id: int, action: str, target: End, *, to: End | None = None, document: str | None = None,
-        viewport: dict[str, int] | None = None, **inputs: Any,
+        self,
+        tab_id: int,
+        action: str,
+        target: End,
+        *,
+        to: End | None = None,
+        document: str | None = None,
+        viewport: dict[str, int] | None = None,
+        **inputs: Any,
     ) -> dict[str, Any]:
         """An input action on ``target`` (see ``End``), or a drag from it ``to`` another end: what it did and what
         changed. ``inputs``: the action's own arguments (text, key, button, ``files`` as absolute paths already
@@ -325,12 +387,23 @@ class BrowserClient:
         return await self._ask(Method.PAGE_WAIT_FOR, request, timeout_ms / 1000 + MARGIN)
 
     async def execute(
-        self, tab_id: int, script: str | None, cdp: list[dict[str, Any]], timeout_ms: int, max_chars: int = 100_000,
+        self,
+        tab_id: int,
+        script: str | None,
+        cdp: list[dict[str, Any]],
+        timeout_ms: int,
+        max_chars: int = 100_000,
     ) -> dict[str, Any]:
         """A page script and CDP steps, each bounded by ``timeout_ms``; the whole call by their sum (at most 10 min).
         A script result longer than ``max_chars`` of JSON comes back cut, with its length."""
-        request = {"tab_id": tab_id, "script": script, "cdp": cdp, "timeout_ms": timeout_ms, "max_chars": max_chars,
-                   "file_roots": uploads.file_roots()}
+        request = {
+            "tab_id": tab_id,
+            "script": script,
+            "cdp": cdp,
+            "timeout_ms": timeout_ms,
+            "max_chars": max_chars,
+            "file_roots": uploads.file_roots(),
+        }
         bound = min(600, timeout_ms / 1000 * (len(cdp) + 2) + 10)
         return await self._ask(Method.PAGE_EXECUTE, request, bound)
 

@@ -75,7 +75,10 @@ def check_versions(link: HostLink) -> None:
             "restart the browser so that it starts the installed host.",
         )
     if hello.extension is None:
-        raise BrowserError(Code.VERSION_MISMATCH, "The browser's tabsight extension did not say hello: reload it at chrome://extensions.")
+        raise BrowserError(
+            Code.VERSION_MISMATCH,
+            "The browser's tabsight extension did not say hello: reload it at chrome://extensions.",
+        )
     if hello.extension.version != __version__:
         raise BrowserError(
             Code.VERSION_MISMATCH,
@@ -102,8 +105,14 @@ class BrowserConnection:
     """One session's way to its browser: which one, connected on demand, and the tab it tracks."""
 
     def __init__(
-        self, session: str, *, mode: BrowserMode | None = None, embedded_only: bool = False,
-        linger: float | None = None, discover: Discover = connect_all, own_tab: bool = True,
+        self,
+        session: str,
+        *,
+        mode: BrowserMode | None = None,
+        embedded_only: bool = False,
+        linger: float | None = None,
+        discover: Discover = connect_all,
+        own_tab: bool = True,
         isolated: bool | None = None,
     ) -> None:
         self.session = session
@@ -257,8 +266,10 @@ class BrowserConnection:
             return await self._isolated_browser()
         deadline = self._lost_at + RECONNECT_GRACE
         left = deadline - time.monotonic()
-        with phase("waiting for the browser to come back" if left > 0 else "looking for a browser",
-                   bound=round(left, 1) if left > 0 else None):
+        with phase(
+            "waiting for the browser to come back" if left > 0 else "looking for a browser",
+            bound=round(left, 1) if left > 0 else None,
+        ):
             while True:
                 links = await self._discover(self.session, client=self.client_name)
                 chosen = self._choose(links)
@@ -283,9 +294,12 @@ class BrowserConnection:
         crash the extension starts another), else one started ahead for it, else a new one."""
         mode = self.mode or browser_mode()
         if mode == "never":
-            raise BrowserError(Code.BAD_CONFIG, "TABSIGHT_ISOLATED gives each session an embedded browser of its "
-                               "own, and TABSIGHT_BROWSER is never: set TABSIGHT_BROWSER to auto or headed, or "
-                               "unset TABSIGHT_ISOLATED.")
+            raise BrowserError(
+                Code.BAD_CONFIG,
+                "TABSIGHT_ISOLATED gives each session an embedded browser of its "
+                "own, and TABSIGHT_BROWSER is never: set TABSIGHT_BROWSER to auto or headed, or "
+                "unset TABSIGHT_ISOLATED.",
+            )
         browser = self._launched
         if browser is None or browser.process.poll() is not None:
             with phase("starting tabsight's embedded browser", bound=embedded.LAUNCH_TIMEOUT):
@@ -394,11 +408,17 @@ class BrowserConnection:
             now = f"its focused tab ({focused})"
         if tracked and not same_run:
             moved, self._moved_note = self._moved_note, None
-            note = (moved or (
-                f"The tracked tab ({tracked.tab_id}) was in a browser that "
-                + ("restarted since: its tabs are new." if tracked.profile_id == profile else
-                   f"is gone; this session now works with {client.name}.")
-            )) + f" Now tracking {now}."
+            note = (
+                moved
+                or (
+                    f"The tracked tab ({tracked.tab_id}) was in a browser that "
+                    + (
+                        "restarted since: its tabs are new."
+                        if tracked.profile_id == profile
+                        else f"is gone; this session now works with {client.name}."
+                    )
+                )
+            ) + f" Now tracking {now}."
             if acting:
                 raise BrowserError(Code.TAB_GONE, f"{note} Nothing was done.")
             self.notes.append(note)
@@ -506,9 +526,12 @@ class BrowserConnection:
                     }
                 )
         if tracked_id is None:  # an agent looking for its tab is told where it will come from
-            return {"browsers": browsers, "tracked": "none yet: the first call that needs a tab (observe page, "
-                    "screenshot, interact) opens one of this session's own; interact open_tab or configure track "
-                    "choose another"}
+            return {
+                "browsers": browsers,
+                "tracked": "none yet: the first call that needs a tab (observe page, "
+                "screenshot, interact) opens one of this session's own; interact open_tab or configure track "
+                "choose another",
+            }
         return {"browsers": browsers}
 
     async def track_tab(self, tab_id: int, browser: str | None = None) -> dict[str, Any]:
@@ -526,8 +549,9 @@ class BrowserConnection:
                     f"({', '.join(link.hello.host_id or '' for link, _ in found)}); pass 'browser' to say which."
                 )
             if not found:
-                raise ToolError(f"No tab with id {tab_id}" + (f" in browser {browser!r}" if browser else "") + ".",
-                                Code.NO_TAB)
+                raise ToolError(
+                    f"No tab with id {tab_id}" + (f" in browser {browser!r}" if browser else "") + ".", Code.NO_TAB
+                )
             chosen, tab = found[0]
             async with self._lock:
                 if self._link is not chosen:
@@ -562,8 +586,13 @@ class BrowserConnection:
         return (self.mode or browser_mode()) == "headed"
 
     async def _open_own_tab(
-        self, client: BrowserClient, opener: int | None, url: str | None, timeout_ms: int = 30_000,
-        active: bool = False, window: bool = False,
+        self,
+        client: BrowserClient,
+        opener: int | None,
+        url: str | None,
+        timeout_ms: int = 30_000,
+        active: bool = False,
+        window: bool = False,
     ) -> dict[str, Any]:
         """A tab of this session's (the host records it as the session's: other sessions may observe it, not act
         there), in a tab group named after the MCP client; tracked from now on."""
@@ -626,8 +655,9 @@ class BrowserConnection:
         alone; another's isolated browser is nobody else's); the others are closed afterwards unless one became the
         session's own."""
         current = await self._current()
-        others = [] if self.isolated() else await self._discover(self.session, client=self.client_name,
-                                                                  skip={current.path})
+        others = (
+            [] if self.isolated() else await self._discover(self.session, client=self.client_name, skip={current.path})
+        )
         for link in [link for link in others if link.hello.isolated]:
             others.remove(link)
             await link.close()

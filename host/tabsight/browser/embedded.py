@@ -148,7 +148,9 @@ def browser_temp(profile: Path) -> Path | None:
     long for Chromium's singleton socket there (macOS's per-user temp folder): the browser keeps the system's."""
     temp = profile / "tmp"
     if len(os.fsencode(temp)) + SINGLETON_TAIL > SOCKET_PATH_MAX:
-        log.info("the browser's temp folder stays %s: %s is too long a path for its socket", tempfile.gettempdir(), temp)
+        log.info(
+            "the browser's temp folder stays %s: %s is too long a path for its socket", tempfile.gettempdir(), temp
+        )
         return None
     temp.mkdir()
     return temp
@@ -169,8 +171,10 @@ def _write_download_folder(profile: Path) -> None:
     downloads = profile / "Downloads"
     downloads.mkdir(mode=0o700)
     (profile / "Default").mkdir(mode=0o700)
-    preferences = {"download": {"default_directory": str(downloads), "prompt_for_download": False},
-                   "savefile": {"default_directory": str(downloads)}}
+    preferences = {
+        "download": {"default_directory": str(downloads), "prompt_for_download": False},
+        "savefile": {"default_directory": str(downloads)},
+    }
     write_private(profile / "Default" / "Preferences", json.dumps(preferences).encode())
 
 
@@ -225,7 +229,10 @@ def isolated_mode() -> bool:
 
 
 def launch(
-    headless: bool = True, url: str = "about:blank", linger: float | None = None, isolated: bool = False,
+    headless: bool = True,
+    url: str = "about:blank",
+    linger: float | None = None,
+    isolated: bool = False,
 ) -> EmbeddedBrowser:
     """Start the embedded browser; its host appears in the runtime folder shortly after.
 
@@ -237,8 +244,13 @@ def launch(
     _write_native_host(profile)
     _write_download_folder(profile)
     extension = str(extension_dir())
-    args = [executable, *BASE_FLAGS, f"--user-data-dir={profile}", f"--load-extension={extension}",
-            f"--disable-extensions-except={extension}"]
+    args = [
+        executable,
+        *BASE_FLAGS,
+        f"--user-data-dir={profile}",
+        f"--load-extension={extension}",
+        f"--disable-extensions-except={extension}",
+    ]
     # a headed one shows no "started debugging" bar (and its viewport keeps its size); headless shows none anyway
     args.append("--silent-debugger-extension-api")
     if headless:
@@ -267,12 +279,18 @@ def launch(
     try:
         with open(profile / "browser.log", "wb") as browser_log:
             process = subprocess.Popen(
-                args, env=env, stdin=subprocess.DEVNULL, stdout=browser_log, stderr=subprocess.STDOUT,
+                args,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=browser_log,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
     except OSError as exc:
         shutil.rmtree(profile, ignore_errors=True)
-        raise BrowserError(Code.LAUNCH_FAILED, f"Failed to launch browser: {executable}: {exc.strerror or exc}.") from None
+        raise BrowserError(
+            Code.LAUNCH_FAILED, f"Failed to launch browser: {executable}: {exc.strerror or exc}."
+        ) from None
     # in a thread of its own, not before or in the way: removing old profiles (a Chromium profile is thousands
     # of files) has nothing to do with this launch, and a sweep cut short by the process's end is finished later
     threading.Thread(target=_sweep, name="tabsight sweep", daemon=True).start()

@@ -16,7 +16,10 @@ log = logging.getLogger("tabsight.front")
 
 
 async def connect_all(
-    session: str, timeout: float = 1.0, skip: Set[Path] = frozenset(), client: str = "",
+    session: str,
+    timeout: float = 1.0,
+    skip: Set[Path] = frozenset(),
+    client: str = "",
 ) -> list[HostLink]:
     """Open a link to every live host, as ``session`` of MCP client ``client``. Sockets left by a host that died
     (kill -9) are removed. A socket served by another user's process, or a host that refuses this user, raises
@@ -40,8 +43,11 @@ async def connect_all(
             log.warning("host %s: %s", path.name, exc)
         return None
 
-    links = [link for link in await asyncio.gather(*(attempt(p) for p in host_socket_paths() if p not in skip))
-             if link is not None]
+    links = [
+        link
+        for link in await asyncio.gather(*(attempt(p) for p in host_socket_paths() if p not in skip))
+        if link is not None
+    ]
     if refusals:
         for link in links:
             await link.close()

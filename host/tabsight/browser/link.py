@@ -44,9 +44,12 @@ class HostLink:
             # the host checks a front's uid likewise: the session's hello, its requests and the pages it is
             # shown go to no one else's process, whoever put that socket there
             writer.close()
-            raise BrowserError(Code.FORBIDDEN, f"{path} is served by a process of uid {uid}, not of yours "
-                               f"({os.getuid()}): tabsight refused it and sent it nothing. Remove that socket; "
-                               "only your own browser's host may answer there.")
+            raise BrowserError(
+                Code.FORBIDDEN,
+                f"{path} is served by a process of uid {uid}, not of yours "
+                f"({os.getuid()}): tabsight refused it and sent it nothing. Remove that socket; "
+                "only your own browser's host may answer there.",
+            )
         channel = FrameChannel(reader, writer, name=f"host {path.name}")
         try:
             await channel.send(frames.Hello(role="front", version=__version__, session=session, client=client or None))
@@ -129,8 +132,11 @@ class HostLink:
             self._channel.close()
             for future in self._waiting.values():
                 if not future.done():
-                    future.set_exception(BrowserError(
-                        Code.DISCONNECTED, "Lost the connection to the browser while it was working on this call."))
+                    future.set_exception(
+                        BrowserError(
+                            Code.DISCONNECTED, "Lost the connection to the browser while it was working on this call."
+                        )
+                    )
 
     async def close(self) -> None:
         self._channel.close()

@@ -121,8 +121,11 @@ def run_install(
     for folder in user_data_dirs:
         folder = Path(folder).expanduser().absolute()
         if platform == "win32":
-            print(f"{folder}: nothing to do on Windows (browsers find the host through the registry, "
-                  "whatever their --user-data-dir)", file=out)
+            print(
+                f"{folder}: nothing to do on Windows (browsers find the host through the registry, "
+                "whatever their --user-data-dir)",
+                file=out,
+            )
             continue
         try:
             manifest = manifest_in(folder)
@@ -309,7 +312,9 @@ def run_doctor(
     """
     for line in configuration_lines(config.current()):
         print(line, file=out)
-    checks = _doctor_checks(home, environ, platform, user_data_dirs, processes or (lambda: list_processes(platform)), hosts)
+    checks = _doctor_checks(
+        home, environ, platform, user_data_dirs, processes or (lambda: list_processes(platform)), hosts
+    )
     for check in checks:
         print(check.line(), file=out)
     return 1 if any(check.status == "FAIL" for check in checks) else 0
@@ -319,9 +324,10 @@ def configuration_lines(configuration: config.Config) -> list[str]:
     """Each variable of the configuration table, its value in force and whether it is the default or set (by which
     name). A secret one's value is never shown, and what looks secret in the others is masked (``redact``)."""
     width = max(len(variable.name) for variable in config.VARIABLES)
-    return ["configuration here (docs/configuration.md; an MCP client may start `tabsight mcp` with another "
-            "environment):",
-            *(f"  {name:<{width}}  {_in_force(reading)}" for name, reading in configuration.readings.items())]
+    return [
+        "configuration here (docs/configuration.md; an MCP client may start `tabsight mcp` with another environment):",
+        *(f"  {name:<{width}}  {_in_force(reading)}" for name, reading in configuration.readings.items()),
+    ]
 
 
 def _in_force(reading: config.Reading) -> str:
@@ -339,7 +345,9 @@ def _in_force(reading: config.Reading) -> str:
         shown = redact.text(variable.kind.show(reading.value))
     if reading.problem is None:
         return f"{shown}  ({how})"
-    outcome = "what needs it fails" if variable.if_refused == "error" else f"the default is used, {variable.default_text}"
+    outcome = (
+        "what needs it fails" if variable.if_refused == "error" else f"the default is used, {variable.default_text}"
+    )
     return f"{shown}  ({how}; allowed values: {variable.allowed}; {outcome})"
 
 
@@ -359,17 +367,24 @@ def _doctor_checks(
     checks = [ok(f"extension id {extension_id()} (from the key in {extension / 'manifest.json'})")]
     detection = detect(home, environ, platform)
     if not detection.found:
-        checks.append(fail("no Chromium-family browser found", "install Google Chrome or Chromium, then run `tabsight install`"))
+        checks.append(
+            fail("no Chromium-family browser found", "install Google Chrome or Chromium, then run `tabsight install`")
+        )
     places: list[Place] = []
     for browser in detection.found:
         where, paths = _registered_manifests(browser, home, environ)
         checks += manifest_checks(browser.name, where, paths[0] if paths else None, origin)
         places.append(_place(browser.name, user_data_dir(browser, home, environ), paths, origin, extension))
         checks.append(_extension_line(places[-1]))
-    checks += [Check("note", f"{item.name} ({item.where}) is not supported: {item.reason}") for item in detection.unsupported]
+    checks += [
+        Check("note", f"{item.name} ({item.where}) is not supported: {item.reason}") for item in detection.unsupported
+    ]
     for folder in _custom_dirs(user_data_dirs) if platform != "win32" else []:
         manifest = manifest_in(folder)
-        checks += [_custom(check, folder) for check in manifest_checks(f"--user-data-dir {folder}", str(manifest), manifest, origin)]
+        checks += [
+            _custom(check, folder)
+            for check in manifest_checks(f"--user-data-dir {folder}", str(manifest), manifest, origin)
+        ]
         places.append(_place(str(folder), folder, [manifest], origin, extension, custom=True))
         checks.append(_extension_line(places[-1]))
     try:
@@ -410,7 +425,9 @@ def _custom_dirs(given: Sequence[Path]) -> list[Path]:
     return folders
 
 
-def _place(label: str, user_data: Path, manifests: list[Path], origin: str, extension: Path, custom: bool = False) -> Place:
+def _place(
+    label: str, user_data: Path, manifests: list[Path], origin: str, extension: Path, custom: bool = False
+) -> Place:
     launcher = next((launcher_of(path) for path in manifests if path.is_file()), "")
     return Place(
         label,
@@ -423,7 +440,12 @@ def _place(label: str, user_data: Path, manifests: list[Path], origin: str, exte
 
 
 def _running_place(
-    browser: Running, places: list[Place], origin: str, extension: Path, home: Path | None, environ: Mapping[str, str] | None
+    browser: Running,
+    places: list[Place],
+    origin: str,
+    extension: Path,
+    home: Path | None,
+    environ: Mapping[str, str] | None,
 ) -> Place | None:
     """The known place of a running browser's user data folder, or a new one for a folder install never saw."""
     if browser.user_data is None:
@@ -448,11 +470,15 @@ def _extension_line(place: Place) -> Check:
     if place.enabled:
         return ok(f"{place.label}: extension loaded in profile {', '.join(place.enabled)}")
     if place.profiles:
-        return Check("note", f"{place.label}: extension turned off in profile {', '.join(p.profile for p in place.profiles)}")
+        return Check(
+            "note", f"{place.label}: extension turned off in profile {', '.join(p.profile for p in place.profiles)}"
+        )
     return Check("note", f"{place.label}: extension not loaded in any profile of {place.user_data}")
 
 
-def _registered_manifests(browser: Browser, home: Path | None, environ: Mapping[str, str] | None) -> tuple[str, list[Path]]:
+def _registered_manifests(
+    browser: Browser, home: Path | None, environ: Mapping[str, str] | None
+) -> tuple[str, list[Path]]:
     """Where the browser will look (for the report) and the manifest files there (first: its own)."""
     if browser.platform == "win32":
         key = registry_key(browser)

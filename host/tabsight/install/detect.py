@@ -80,7 +80,9 @@ def registry_key(browser: Browser) -> str:
     return rf"Software\{browser.registry_path}\NativeMessagingHosts\{NATIVE_HOST_NAME}"
 
 
-def detect(home: Path | None = None, environ: Mapping[str, str] | None = None, platform: str = sys.platform) -> Detection:
+def detect(
+    home: Path | None = None, environ: Mapping[str, str] | None = None, platform: str = sys.platform
+) -> Detection:
     """The browsers to register (config folder present or command on PATH)
     and the confined ones that cannot be registered."""
     home = home or Path.home()

@@ -242,7 +242,10 @@ class Running:
 
 
 def running_browsers(
-    processes: Sequence[Process], platform: str = sys.platform, home: Path | None = None, environ: Mapping[str, str] | None = None
+    processes: Sequence[Process],
+    platform: str = sys.platform,
+    home: Path | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> list[Running]:
     """The browsers' main processes among ``processes`` (helpers carry ``--type=``; they are left out)."""
     rows = browsers_for(platform)
@@ -257,7 +260,9 @@ def running_browsers(
             snap = executable.split("/")[2]
             row = next((b for b in rows if b.snap == snap), None)
             if row or name in GENERIC_EXECUTABLES:
-                found.append(Running(process.pid, f"{row.name if row else snap} (Snap)", row, given, bool(flag), "Snap"))
+                found.append(
+                    Running(process.pid, f"{row.name if row else snap} (Snap)", row, given, bool(flag), "Snap")
+                )
             continue
         if executable.startswith("/app/") and name in GENERIC_EXECUTABLES:
             found.append(Running(process.pid, f"{name} (Flatpak)", None, given, bool(flag), "Flatpak"))
@@ -382,11 +387,16 @@ def verdict(
         checks.append(_browser_verdict(browser, place, severity, dead, extension, origin))
     if not scan.hellos and all(browser.embedded for browser, _ in unserved):
         ready = [place.label for place in places if place.enabled and not place.manifest and not place.custom]
-        start = f"start {' or '.join(ready)} (the extension starts the host)" if ready else (
-            f"start your browser and load the extension ({load_extension_fix('it', extension)})"
+        start = (
+            f"start {' or '.join(ready)} (the extension starts the host)"
+            if ready
+            else (f"start your browser and load the extension ({load_extension_fix('it', extension)})")
         )
-        nothing = ("no tabsight host is running; doctor cannot list processes here to tell whether a browser is open"
-                   if running is None else "no browser of yours is running, so no tabsight host either")
+        nothing = (
+            "no tabsight host is running; doctor cannot list processes here to tell whether a browser is open"
+            if running is None
+            else "no browser of yours is running, so no tabsight host either"
+        )
         checks.append(fail(nothing + dead, f"{start}, or let `tabsight mcp` start its embedded browser"))
     if scan.dead and not any(dead in check.what for check in checks):  # no line above named them
         checks += [Check("note", f"socket {phrase}") for phrase in scan.dead]
@@ -417,35 +427,55 @@ def _host_checks(hello: Hello, entry: tuple[Running, Place | None] | None) -> It
         yield ok(f"connected: {name}{where} (profile id {extension.profile_id}); {label} runs tabsight {hello.version}")
 
 
-def _browser_verdict(browser: Running, place: Place | None, severity: Literal["FAIL", "note"], dead: str,
-                     extension: Path, origin: str) -> Check:
+def _browser_verdict(
+    browser: Running, place: Place | None, severity: Literal["FAIL", "note"], dead: str, extension: Path, origin: str
+) -> Check:
     folder = f", user data dir {browser.user_data}" if browser.user_data else ""
     who = f"{browser.name} is running (pid {browser.pid}{folder})"
     if browser.embedded:
-        return Check("note", f"tabsight's embedded browser (pid {browser.pid}{folder}) has no host in this runtime "
-                     "folder: it is starting or stopping, or belongs to another TABSIGHT_RUNTIME_DIR")
+        return Check(
+            "note",
+            f"tabsight's embedded browser (pid {browser.pid}{folder}) has no host in this runtime "
+            "folder: it is starting or stopping, or belongs to another TABSIGHT_RUNTIME_DIR",
+        )
     if browser.confined:
-        return Check(severity, f"{who} but is confined by {browser.confined} and cannot start tabsight's host",
-                     "use a non-Snap, non-Flatpak build of the browser, or let `tabsight mcp` start its embedded browser")
+        return Check(
+            severity,
+            f"{who} but is confined by {browser.confined} and cannot start tabsight's host",
+            "use a non-Snap, non-Flatpak build of the browser, or let `tabsight mcp` start its embedded browser",
+        )
     if place is None:
-        return Check(severity, f"{who} but doctor cannot tell its user data folder, and no host answers{dead}",
-                     f"{load_extension_fix(browser.name, extension)}; start it with --user-data-dir DIR and run "
-                     "`tabsight install --user-data-dir DIR`")
+        return Check(
+            severity,
+            f"{who} but doctor cannot tell its user data folder, and no host answers{dead}",
+            f"{load_extension_fix(browser.name, extension)}; start it with --user-data-dir DIR and run "
+            "`tabsight install --user-data-dir DIR`",
+        )
     register = f"; then run `{place.install}`" if place.manifest else ""
     if not place.profiles:
-        return Check(severity, f"{who} without the tabsight extension",
-                     load_extension_fix(browser.name, extension) + register)
+        return Check(
+            severity, f"{who} without the tabsight extension", load_extension_fix(browser.name, extension) + register
+        )
     if not place.enabled:
         off = ", ".join(p.profile for p in place.profiles)
-        return Check(severity, f"{who}; the tabsight extension is turned off in profile {off}",
-                     f"turn it on at chrome://extensions in {browser.name}" + register)
+        return Check(
+            severity,
+            f"{who}; the tabsight extension is turned off in profile {off}",
+            f"turn it on at chrome://extensions in {browser.name}" + register,
+        )
     has = f"{browser.name} has the tabsight extension (profile {', '.join(place.enabled)}, pid {browser.pid}{folder})"
     if place.manifest:
-        return Check(severity, f"{has} but tabsight's host is not registered for it: {place.manifest}",
-                     f"run `{place.install}`, then {RELOAD}")
+        return Check(
+            severity,
+            f"{has} but tabsight's host is not registered for it: {place.manifest}",
+            f"run `{place.install}`, then {RELOAD}",
+        )
     by_hand = f"`{_quote(place.launcher)} {origin} </dev/null`" if place.launcher else "the launcher"
-    return Check(severity, f"{has} and the host is registered, but no host answers{dead}",
-                 f"{RELOAD} (it starts the host); if none appears, run {by_hand} to see why the host cannot start")
+    return Check(
+        severity,
+        f"{has} and the host is registered, but no host answers{dead}",
+        f"{RELOAD} (it starts the host); if none appears, run {by_hand} to see why the host cannot start",
+    )
 
 
 def _quote(path: Path | str) -> str:

@@ -28,7 +28,9 @@ def run(argv: list[str]) -> int:
     if origin != extension_origin():
         # Only tabsight's own extension may drive this host (the manifest's
         # allowed_origins already says so; this also refuses hand-started hosts).
-        log.error("refusing to serve %s: only %s may start this host", origin or "an unknown caller", extension_origin())
+        log.error(
+            "refusing to serve %s: only %s may start this host", origin or "an unknown caller", extension_origin()
+        )
         return 1
 
     browser = os.getppid()  # now, while it is surely alive: it may be gone when we are done

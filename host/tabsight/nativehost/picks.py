@@ -39,8 +39,8 @@ MAX_STYLES = 40
 
 
 class Bounds(BaseModel):
-    x: int = Field(ge=-10**6, le=10**6)
-    y: int = Field(ge=-10**6, le=10**6)
+    x: int = Field(ge=-(10**6), le=10**6)
+    y: int = Field(ge=-(10**6), le=10**6)
     width: int = Field(ge=0, le=10**6)
     height: int = Field(ge=0, le=10**6)
 
@@ -137,6 +137,8 @@ def _alert(pick: dict[str, Any]) -> Alert:
     if pick["note"]:
         note = pick["note"]
         title += f": {note if len(note) <= TITLE_NOTE else note[:TITLE_NOTE] + '…'}"
-    detail = (f"selector {pick['selector']}; observe({{what:\"picked\"}}) gives its bounds, computed styles, note "
-              "and a picture of it")
+    detail = (
+        f'selector {pick["selector"]}; observe({{what:"picked"}}) gives its bounds, computed styles, note '
+        "and a picture of it"
+    )
     return Alert("picked", "warning", title, detail, pick["url"], pick["tab_id"], source="user")

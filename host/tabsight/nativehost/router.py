@@ -107,8 +107,11 @@ class EmbeddedSettings:
         token = configuration[config.TABSIGHT_EMBEDDED]
         if not token:
             return None
-        return cls(token=token, linger=configuration[config.TABSIGHT_EMBEDDED_LINGER],
-                   isolated=configuration[config.TABSIGHT_EMBEDDED_ISOLATED])
+        return cls(
+            token=token,
+            linger=configuration[config.TABSIGHT_EMBEDDED_LINGER],
+            isolated=configuration[config.TABSIGHT_EMBEDDED_ISOLATED],
+        )
 
 
 class Host:
@@ -205,7 +208,9 @@ class Host:
             for pending in self.pending.values():
                 pending.timer.cancel()
                 pending.front.channel.post(
-                    frames.error(pending.local_id, Code.BROWSER_CLOSED, "The browser closed its connection to tabsight.")
+                    frames.error(
+                        pending.local_id, Code.BROWSER_CLOSED, "The browser closed its connection to tabsight."
+                    )
                 )
             for front in list(self.fronts):
                 front.channel.close()
@@ -220,7 +225,9 @@ class Host:
                 PROTOCOL_VERSION,
             )
         if hello.version != __version__:
-            log.warning("extension %s, host %s: reload the extension at chrome://extensions", hello.version, __version__)
+            log.warning(
+                "extension %s, host %s: reload the extension at chrome://extensions", hello.version, __version__
+            )
         if hello.last_active is not None:
             # never in the future: this machine's clock, both sides
             said = max(0.0, min(hello.last_active, time.time()))
@@ -411,7 +418,9 @@ class Host:
                 front.channel.post(frames.error(request.id, Code.BAD_REQUEST, str(exc)))
             return
         if request.id in front.in_flight:
-            front.channel.post(frames.error(request.id, Code.BAD_REQUEST, f"request id {request.id!r} is already in flight"))
+            front.channel.post(
+                frames.error(request.id, Code.BAD_REQUEST, f"request id {request.id!r} is already in flight")
+            )
             return
         holder, tab_id = _holder(front), request.params.get("tab_id")
         tab_id = tab_id if is_int(tab_id) else None
@@ -426,17 +435,22 @@ class Host:
         if request.method == Method.PAGE_EXECUTE.value:
             # what only the user may allow comes from their settings file, whatever the front sent (settings.py)
             kind = "own" if self.embedded else "user"
-            forwarded = forwarded.replace(params={**request.params, "browser_kind": kind, "allow": settings.allowed(kind)})
+            forwarded = forwarded.replace(
+                params={**request.params, "browser_kind": kind, "allow": settings.allowed(kind)}
+            )
         try:
             await self.extension.send(forwarded)
         except FrameTooLarge as exc:
             self.claims.done(holder, request.method, tab_id)
-            front.channel.post(frames.error(request.id, Code.FRAME_TOO_LARGE, f"request too large for the browser: {exc}"))
+            front.channel.post(
+                frames.error(request.id, Code.FRAME_TOO_LARGE, f"request too large for the browser: {exc}")
+            )
             return
         timeout = (request.timeout_ms or DEFAULT_TIMEOUT_MS) / 1000
         timer = asyncio.get_running_loop().call_later(timeout, self._expire, global_id)
-        self.pending[global_id] = Pending(front, request.id, timer, self._shape(front, request),
-                                          (holder, request.method, tab_id))
+        self.pending[global_id] = Pending(
+            front, request.id, timer, self._shape(front, request), (holder, request.method, tab_id)
+        )
         front.in_flight[request.id] = global_id
 
     def _shape(self, front: FrontConnection, request: frames.Request) -> Callable[[dict], dict] | None:
@@ -471,9 +485,15 @@ class Host:
             return result
         listed = {tab.get("id") for tab in tabs if isinstance(tab, dict)}
         self.claims.gone(set(self.claims.owners) - listed | set(self.claims.leases) - listed)
-        return {**result, "tabs": [{**tab, **self.claims.describe(tab["id"], asking)}
-                                   if isinstance(tab, dict) and isinstance(tab.get("id"), int) else tab
-                                   for tab in tabs]}
+        return {
+            **result,
+            "tabs": [
+                {**tab, **self.claims.describe(tab["id"], asking)}
+                if isinstance(tab, dict) and isinstance(tab.get("id"), int)
+                else tab
+                for tab in tabs
+            ],
+        }
 
     # -- methods the host answers itself -----------------------------------
 
@@ -482,7 +502,9 @@ class Host:
         status["fronts"] = len(self.fronts)
         status["telemetry"] = {"tabs": len(self.telemetry.tabs), "dropped": self.telemetry.dropped}
         status["requests"] = {
-            "in_flight": len(self.pending), "cancelled": self.cancels_sent, "cancel_confirmed": self.cancels_confirmed,
+            "in_flight": len(self.pending),
+            "cancelled": self.cancels_sent,
+            "cancel_confirmed": self.cancels_confirmed,
         }
         return status
 
@@ -544,7 +566,9 @@ class Host:
         pending.front.in_flight.pop(pending.local_id, None)
         self._let_go(pending)
         pending.front.channel.post(
-            frames.error(pending.local_id, Code.TIMEOUT, "the browser did not answer in time; the request was cancelled")
+            frames.error(
+                pending.local_id, Code.TIMEOUT, "the browser did not answer in time; the request was cancelled"
+            )
         )
         self._tell_extension(frames.Cancel(id=global_id))
 

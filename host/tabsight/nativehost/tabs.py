@@ -38,10 +38,17 @@ def lease_seconds() -> float:
 
 
 #: the methods that change a tab (the rest observe it); each names its tab by ``tab_id``
-ACTING = frozenset({
-    Method.TAB_NAVIGATE, Method.TAB_HISTORY, Method.TAB_CLOSE, Method.ELEMENT_ACT, Method.PAGE_EXECUTE,
-    Method.DIALOG_ANSWER, Method.EMULATION_SET,
-})
+ACTING = frozenset(
+    {
+        Method.TAB_NAVIGATE,
+        Method.TAB_HISTORY,
+        Method.TAB_CLOSE,
+        Method.ELEMENT_ACT,
+        Method.PAGE_EXECUTE,
+        Method.DIALOG_ANSWER,
+        Method.EMULATION_SET,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -93,14 +100,20 @@ class TabClaims:
         if owner is not None:
             if owner.session == holder.session:
                 return None
-            return Refusal(Code.TAB_OWNED, f"Tab {tab_id} belongs to {owner.named} (it opened the tab, or took it "
-                           "over): observe it freely, but acting on it is for its owner alone")
+            return Refusal(
+                Code.TAB_OWNED,
+                f"Tab {tab_id} belongs to {owner.named} (it opened the tab, or took it "
+                "over): observe it freely, but acting on it is for its owner alone",
+            )
         lease = self.leases.get(tab_id)
         now = self.clock()
         if lease is not None and lease.holder.session != holder.session and (lease.running or lease.until > now):
             until = "while its action runs" if lease.running else f"until {wall_time(lease.until)}"
-            return Refusal(Code.TAB_BUSY, f"Tab {tab_id} is in use by {lease.holder.named} {until} (a lease "
-                           f"renewed while it acts, and held {self.lease_seconds:g} s after)")
+            return Refusal(
+                Code.TAB_BUSY,
+                f"Tab {tab_id} is in use by {lease.holder.named} {until} (a lease "
+                f"renewed while it acts, and held {self.lease_seconds:g} s after)",
+            )
         if lease is None or lease.holder.session != holder.session:
             lease = self.leases[tab_id] = Lease(holder)
         lease.running += 1
@@ -173,8 +186,10 @@ class TabClaims:
                 shown["mine"] = True
         lease = self.leases.get(tab_id)
         if lease is not None and (lease.running or lease.until > self.clock()):
-            shown["lease"] = {**lease.holder.wire(), "until": wall_time(lease.until) if not lease.running
-                              else "while its action runs"}
+            shown["lease"] = {
+                **lease.holder.wire(),
+                "until": wall_time(lease.until) if not lease.running else "while its action runs",
+            }
             if lease.holder.session == asking:
                 shown["lease"]["mine"] = True
         return shown

@@ -70,8 +70,11 @@ BASELINE_SAMPLES = 5
 VITAL_LIMITS = {"lcp": 600_000, "fcp": 600_000, "inp": 600_000, "ttfb": 600_000, "cls": 100}
 
 #: what a security report is about, as alert titles name it
-SECURITY_KINDS = {"csp": "Content-Security-Policy", "permissions_policy": "Permissions-Policy",
-                  "integrity": "Subresource integrity"}
+SECURITY_KINDS = {
+    "csp": "Content-Security-Policy",
+    "permissions_policy": "Permissions-Policy",
+    "integrity": "Subresource integrity",
+}
 
 #: which reports each origin may send (see the module's docstring)
 PAGE_TYPES = frozenset({"console", "exception", "rejection", "vitals", "dropped", "security", "frustration"})
@@ -121,8 +124,9 @@ class Report(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    type: Literal["console", "exception", "rejection", "network", "vitals", "dropped", "tab_closed", "security",
-                  "frustration"]
+    type: Literal[
+        "console", "exception", "rejection", "network", "vitals", "dropped", "tab_closed", "security", "frustration"
+    ]
     url: str = Field(default="", max_length=8192)
     level: Literal["error", "warn", "info", "log", "debug"] = "error"
     text: str = ""
@@ -306,9 +310,15 @@ class Telemetry:
             if held:
                 counts = ", ".join(f"{n} {category}" for category, n in held.items())
                 self._sent_this_second += 1
-                self._deliver(Alert("anomaly", "warning", f"{sum(held.values())} more alerts in one second",
-                                    f"not sent one by one ({counts}); observe errors/network has them all",
-                                    source="detector"))
+                self._deliver(
+                    Alert(
+                        "anomaly",
+                        "warning",
+                        f"{sum(held.values())} more alerts in one second",
+                        f"not sent one by one ({counts}); observe errors/network has them all",
+                        source="detector",
+                    )
+                )
         if self._sent_this_second >= ALERTS_PER_SECOND:
             self._held[alert.category] = self._held.get(alert.category, 0) + 1
             return
@@ -316,7 +326,9 @@ class Telemetry:
         self._deliver(alert)
 
     def _error_alerts(self, record: dict[str, Any], now: float) -> None:
-        kind = {"exception": "Uncaught exception", "rejection": "Unhandled rejection"}.get(record["kind"], "Console error")
+        kind = {"exception": "Uncaught exception", "rejection": "Unhandled rejection"}.get(
+            record["kind"], "Console error"
+        )
         detail = record.get("source", "")
         if record.get("stack"):
             detail = (detail + "\n" if detail else "") + "\n".join(record["stack"].splitlines()[:3])
@@ -328,9 +340,13 @@ class Telemetry:
             count, average = spike
             self.on_alert(
                 Alert(
-                    "anomaly", "warning", f"Error spike: {count} errors in {SPIKE_BUCKET:g} s",
+                    "anomaly",
+                    "warning",
+                    f"Error spike: {count} errors in {SPIKE_BUCKET:g} s",
                     f"{SPIKE_FACTOR}x or more the rolling average of {average:.1f} per {SPIKE_BUCKET:g} s",
-                    record["url"], record["tab_id"], source="detector",
+                    record["url"],
+                    record["tab_id"],
+                    source="detector",
                 )
             )
 
@@ -342,7 +358,9 @@ class Telemetry:
             title = f"Request failed: {target} ({record['error']})"
         else:
             return  # a 4xx is in observe network, not an alert
-        self.on_alert(Alert("network_errors", "error", title, record.get("resource_type", ""), record["url"], record["tab_id"]))
+        self.on_alert(
+            Alert("network_errors", "error", title, record.get("resource_type", ""), record["url"], record["tab_id"])
+        )
 
     def _vitals_alerts(self, record: dict[str, Any]) -> None:
         page = _page(record["url"])
@@ -350,20 +368,36 @@ class Telemetry:
             shown = _metric(metric, value)
             if value > BUDGETS[metric] and self._once(record["navigation"], metric, "budget"):
                 self.on_alert(
-                    Alert("performance", "warning", f"{metric.upper()} {shown} over the {_metric(metric, BUDGETS[metric])} "
-                          f"budget on {_short(record['url'])}", url=record["url"], tab_id=record["tab_id"], source="detector")
+                    Alert(
+                        "performance",
+                        "warning",
+                        f"{metric.upper()} {shown} over the {_metric(metric, BUDGETS[metric])} "
+                        f"budget on {_short(record['url'])}",
+                        url=record["url"],
+                        tab_id=record["tab_id"],
+                        source="detector",
+                    )
                 )
             past = self._baselines.get(page, {}).get(metric)
             if not past:
                 continue
             baseline = statistics.median(past)
-            if value >= 2 * baseline and value - baseline >= REGRESSION_FLOOR[metric] and self._once(
-                record["navigation"], metric, "regression"
+            if (
+                value >= 2 * baseline
+                and value - baseline >= REGRESSION_FLOOR[metric]
+                and self._once(record["navigation"], metric, "regression")
             ):
                 self.on_alert(
-                    Alert("regression", "warning", f"{metric.upper()} regressed on {_short(record['url'])}: {shown} "
-                          f"vs a baseline of {_metric(metric, baseline)}", f"median of the last {len(past)} loads",
-                          record["url"], record["tab_id"], source="detector")
+                    Alert(
+                        "regression",
+                        "warning",
+                        f"{metric.upper()} regressed on {_short(record['url'])}: {shown} "
+                        f"vs a baseline of {_metric(metric, baseline)}",
+                        f"median of the last {len(past)} loads",
+                        record["url"],
+                        record["tab_id"],
+                        source="detector",
+                    )
                 )
 
     def _security(self, record: dict[str, Any], report: Report, buffers: TabBuffers) -> None:
@@ -371,8 +405,13 @@ class Telemetry:
         tab's logs as a warning and alerted once per page, directive and blocked resource."""
         kind = report.kind if report.kind in SECURITY_KINDS else "csp"
         enforced = report.disposition != "report"
-        record.update(kind="security", level="warn", violation=kind, directive=report.directive,
-                      disposition="enforce" if enforced else "report")
+        record.update(
+            kind="security",
+            level="warn",
+            violation=kind,
+            directive=report.directive,
+            disposition="enforce" if enforced else "report",
+        )
         if report.blocked:
             record["blocked"] = redact.url(report.blocked)
         if report.text:
@@ -387,8 +426,9 @@ class Telemetry:
         if not self._once(_page(record["url"]), f"{kind}:{report.directive}:{blocked}", "security"):
             return
         detail = "; ".join(part for part in (record.get("text", ""), record.get("source", "")) if part)
-        self.on_alert(Alert("security", "error" if enforced else "warning", title, detail, record["url"],
-                            record["tab_id"]))
+        self.on_alert(
+            Alert("security", "error" if enforced else "warning", title, detail, record["url"], record["tab_id"])
+        )
 
     def _frustration(self, record: dict[str, Any], report: Report) -> None:
         """The user's own input that got nowhere, as the extension saw it: trusted events only, none while
@@ -404,8 +444,9 @@ class Telemetry:
         else:
             self.dropped += 1
             return
-        self.on_alert(Alert("user_frustration", "warning", title, detail, record["url"], record["tab_id"],
-                            source="user"))
+        self.on_alert(
+            Alert("user_frustration", "warning", title, detail, record["url"], record["tab_id"], source="user")
+        )
 
     def _finish_page_loads(self, buffers: TabBuffers) -> None:
         """A new page load began in this tab: the earlier ones' last values join their URL's baseline."""
@@ -432,15 +473,22 @@ class Telemetry:
         failed = status.lower() in ("fail", "failed", "failure", "error", "errored", "red")
         name = redact.text(str(result.get("name", "CI"))[:100])
         detail = redact.text(str(result.get("summary", ""))[:MAX_TEXT])
-        alert = Alert("ci", "error" if failed else "info", f"{name}: {status}", detail,
-                      redact.url(str(result.get("url", ""))[:4096]), source="ci")
+        alert = Alert(
+            "ci",
+            "error" if failed else "info",
+            f"{name}: {status}",
+            detail,
+            redact.url(str(result.get("url", ""))[:4096]),
+            source="ci",
+        )
         self.on_alert(alert)
         return alert
 
     # -- queries -------------------------------------------------------------
 
-    def query(self, what: str, tab_id: int | None, url: str | None, since: int, limit: int,
-              requests: str = "failed") -> dict[str, Any]:
+    def query(
+        self, what: str, tab_id: int | None, url: str | None, since: int, limit: int, requests: str = "failed"
+    ) -> dict[str, Any]:
         """The newest ``limit`` records of a kind after cursor ``since``, oldest first; for network, the failed
         requests or ``requests="all"``."""
         if tab_id is None:
@@ -453,7 +501,9 @@ class Telemetry:
             records = [r for buffers in tabs for r in _buffer(buffers, what, requests)]
             if what == "errors":
                 records = [r for r in records if r["level"] == "error"]
-        records = sorted((r for r in records if r["seq"] > since and (not url or url in r["url"])), key=lambda r: r["seq"])
+        records = sorted(
+            (r for r in records if r["seq"] > since and (not url or url in r["url"])), key=lambda r: r["seq"]
+        )
         shown = records[-limit:]
         return {
             "items": [_compact(r, keep_tab=tab_id is None) for r in shown],
@@ -475,15 +525,20 @@ def network_detail(detail: dict[str, Any], max_body_chars: Any) -> dict[str, Any
     text bodies redacted, then cut at ``max_body_chars`` (the extension sends a margin more, so that no cut hides
     part of a secret from the rules). A base64 body, given only when the agent asked for binary bodies, is not
     text the rules can read; it goes as it is."""
-    limit = max_body_chars if isinstance(max_body_chars, int) and 0 <= max_body_chars <= MAX_BODY_CHARS else MAX_BODY_CHARS
+    limit = (
+        max_body_chars if isinstance(max_body_chars, int) and 0 <= max_body_chars <= MAX_BODY_CHARS else MAX_BODY_CHARS
+    )
     shown = dict(detail)
     for key in ("url", "error"):
         if isinstance(shown.get(key), str):
             shown[key] = redact.url(shown[key]) if key == "url" else redact.text(shown[key])
     for key in ("request_headers", "response_headers"):
         if isinstance(shown.get(key), list):
-            shown[key] = [redact.text(f"{pair[0]}: {pair[1]}") for pair in shown[key]
-                          if isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair)]
+            shown[key] = [
+                redact.text(f"{pair[0]}: {pair[1]}")
+                for pair in shown[key]
+                if isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair)
+            ]
     for key in ("request_body", "response_body"):
         body = shown.get(key)
         if isinstance(body, dict) and isinstance(body.get("content"), str):

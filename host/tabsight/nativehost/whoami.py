@@ -89,7 +89,10 @@ def channel_of(executable: str, platform: str = sys.platform) -> str | None:
 
 
 def default_user_data_dir(
-    executable: str, platform: str = sys.platform, home: Path | None = None, environ: Mapping[str, str] | None = None,
+    executable: str,
+    platform: str = sys.platform,
+    home: Path | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Path | None:
     """The folder this browser uses without ``--user-data-dir``, if the table knows the install."""
     browser = browser_of(executable, platform)
@@ -120,8 +123,9 @@ def browser_process(pid: int, platform: str = sys.platform, proc: Path = Path("/
 def _mac_process(pid: int) -> tuple[str | None, list[str]]:
     def ps(field: str) -> str:
         try:
-            done = subprocess.run(["ps", "-ww", "-o", f"{field}=", "-p", str(pid)], capture_output=True, text=True,
-                                  timeout=5)
+            done = subprocess.run(
+                ["ps", "-ww", "-o", f"{field}=", "-p", str(pid)], capture_output=True, text=True, timeout=5
+            )
         except (OSError, subprocess.SubprocessError):
             return ""
         return done.stdout.strip()
@@ -130,7 +134,7 @@ def _mac_process(pid: int) -> tuple[str | None, list[str]]:
     command = ps("args")
     if executable and command.startswith(executable):
         # ps joins the arguments with spaces: split where a flag begins, so a folder with spaces stays whole
-        rest = command[len(executable):]
+        rest = command[len(executable) :]
         return executable, [executable, *(arg.strip() for arg in re.split(r" (?=--)", rest) if arg.strip())]
     return executable, [command] if command else []
 
@@ -140,7 +144,7 @@ def user_data_dir_flag(argv: list[str], cwd: Path | None = None) -> Path | None:
     found = None
     for arg in argv[1:]:
         if arg.startswith("--user-data-dir="):
-            found = arg[len("--user-data-dir="):]
+            found = arg[len("--user-data-dir=") :]
     if not found:
         return None
     path = Path(found)
@@ -250,8 +254,14 @@ def profile_name(user_data: Path, profile_dir: str) -> str | None:
 
 
 def identify(
-    pid: int, profile_id: str, extension_id: str, *, platform: str = sys.platform, proc: Path = Path("/proc"),
-    home: Path | None = None, environ: Mapping[str, str] | None = None,
+    pid: int,
+    profile_id: str,
+    extension_id: str,
+    *,
+    platform: str = sys.platform,
+    proc: Path = Path("/proc"),
+    home: Path | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Whoami:
     """What can be told of the browser process ``pid`` whose extension has ``profile_id``."""
     if platform == "win32":

@@ -291,8 +291,14 @@ class Cancel(Record):
 
 
 Frame = Hello | Request | Response | Error | Event | Cancel
-KINDS: dict[str, type[Frame]] = {"hello": Hello, "request": Request, "response": Response, "error": Error,
-                                  "event": Event, "cancel": Cancel}
+KINDS: dict[str, type[Frame]] = {
+    "hello": Hello,
+    "request": Request,
+    "response": Response,
+    "error": Error,
+    "event": Event,
+    "cancel": Cancel,
+}
 
 
 def parse(payload: bytes) -> Frame:

@@ -44,6 +44,7 @@ class Method(str, Enum):
         return self.value
 
 
-HOST = frozenset({Method.HOST_STATUS, Method.TELEMETRY_QUERY, Method.HOST_CI_RESULT, Method.PICKS_QUERY,
-                  Method.TABS_CLAIM})
+HOST = frozenset(
+    {Method.HOST_STATUS, Method.TELEMETRY_QUERY, Method.HOST_CI_RESULT, Method.PICKS_QUERY, Method.TABS_CLAIM}
+)
 EXTENSION = frozenset(Method) - HOST

@@ -66,8 +66,14 @@ def build_server(session: Session, early: Early | None = None) -> Server:
         call = functools.partial(dispatch.call, session, params.name, params.arguments)
         waiting = early.take(ctx.request_id) if early is not None else None
         if waiting is not None:  # read before the server served: its reports go on from there
-            return await reporting(ctx.session.report_progress, f"working on {params.name}", call,
-                                   first=waiting.due, since=waiting.started, last=waiting.last)
+            return await reporting(
+                ctx.session.report_progress,
+                f"working on {params.name}",
+                call,
+                first=waiting.due,
+                since=waiting.started,
+                last=waiting.last,
+            )
         return await reporting(ctx.session.report_progress, f"working on {params.name}", call)
 
     async def list_resources(ctx, params) -> types.ListResourcesResult:
@@ -135,7 +141,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 async def serve_stdio(
-    stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, pump: LinePump | None = None,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    pump: LinePump | None = None,
     early: Early | None = None,
 ) -> int:
     """Serve until stdin ends (0) or SIGINT or SIGTERM comes (128 + its number); the session is closed either way.

@@ -56,7 +56,11 @@ CAPABILITIES = {"logging": {}, "resources": {"listChanged": False, "subscribe": 
 #: the protocol versions of per-request envelopes: the SDK's MODERN_PROTOCOL_VERSIONS
 MODERN_VERSIONS = ("2026-07-28",)
 #: the capabilities on those: change notifications come through ``subscriptions/listen``, which app.py serves
-MODERN_CAPABILITIES = {"logging": {}, "resources": {"listChanged": True, "subscribe": True}, "tools": {"listChanged": True}}
+MODERN_CAPABILITIES = {
+    "logging": {},
+    "resources": {"listChanged": True, "subscribe": True},
+    "tools": {"listChanged": True},
+}
 #: the reserved ``_meta`` keys of a 2026-07-28 request, and of its results
 PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
@@ -149,7 +153,9 @@ def _capabilities_checked(capabilities: Any) -> bool:
         return False
     for name, value in capabilities.items():
         if name == "roots":
-            if value is not None and not (isinstance(value, dict) and type(value.get("listChanged")) in (bool, type(None))):
+            if value is not None and not (
+                isinstance(value, dict) and type(value.get("listChanged")) in (bool, type(None))
+            ):
                 return False
         elif name in ("experimental", "extensions"):
             if value is not None and not (isinstance(value, dict) and all(isinstance(v, dict) for v in value.values())):
@@ -267,8 +273,9 @@ class Early:
                     mode = None  # a value it does not take: the session says what is wrong
                 if mode in ("auto", "headed"):  # never: no browser of ours
                     self._launching = launching = True
-                    threading.Thread(target=self._launch_ahead, args=(mode == "auto",), name="tabsight launch",
-                                     daemon=True).start()
+                    threading.Thread(
+                        target=self._launch_ahead, args=(mode == "auto",), name="tabsight launch", daemon=True
+                    ).start()
             if request_id is not None and token is not None and request_id not in self._waiting:
                 self._waiting[request_id] = WaitingCall(token, time.monotonic(), launching)
                 if not self._reporting:
@@ -312,6 +319,9 @@ class Early:
             return False
         sent = self.answered.pop(request_id)
         if result != sent:
-            log.warning("the opening request (id %s) was answered ahead of the SDK, which answers it otherwise: %s",
-                        json.dumps(request_id), json.dumps(result if error is None else error)[:500])
+            log.warning(
+                "the opening request (id %s) was answered ahead of the SDK, which answers it otherwise: %s",
+                json.dumps(request_id),
+                json.dumps(result if error is None else error)[:500],
+            )
         return True

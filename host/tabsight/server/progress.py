@@ -35,8 +35,16 @@ T = TypeVar("T")
 Send = Callable[[float, "float | None", "str | None"], Awaitable[None]]
 
 
-async def reporting(send: Send, what: str, work: Callable[[], Awaitable[T]], *,
-                    first: float = FIRST, every: float = EVERY, since: float | None = None, last: float = 0.0) -> T:
+async def reporting(
+    send: Send,
+    what: str,
+    work: Callable[[], Awaitable[T]],
+    *,
+    first: float = FIRST,
+    every: float = EVERY,
+    since: float | None = None,
+    last: float = 0.0,
+) -> T:
     """``work()``'s result; meanwhile a report through ``send`` at ``first`` s and then every ``every`` s.
     ``what`` says what the call does until a lower layer names a phase of its own. ``since``: when the call
     began, if before (``time.monotonic``); ``last``: the value of the last report it had then."""

@@ -45,9 +45,7 @@ LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert"
 KEPT = 100
 #: where every alert reaches the agent whatever the client does with pushes
 PASSIVE = "Every alert also rides on your next observe answer as _alerts."
-INSTEAD = (
-    "Alerts ride on your next observe answers as _alerts instead (observe({what:'alerts'}) reads them at once)."
-)
+INSTEAD = "Alerts ride on your next observe answers as _alerts instead (observe({what:'alerts'}) reads them at once)."
 
 
 class AlertListen(ListenHandler):
@@ -61,7 +59,9 @@ class AlertListen(ListenHandler):
     async def __call__(self, ctx, params: types.SubscriptionsListenRequestParams) -> types.SubscriptionsListenResult:
         wanted = params.notifications
         uris = frozenset(wanted.resource_subscriptions or ())
-        anything = bool(uris or wanted.tools_list_changed or wanted.prompts_list_changed or wanted.resources_list_changed)
+        anything = bool(
+            uris or wanted.tools_list_changed or wanted.prompts_list_changed or wanted.resources_list_changed
+        )
         token = object()
         self.open[token] = (uris, anything)
         try:
@@ -127,7 +127,8 @@ class AlertPush:
         if self.modern:
             if self.listen.listening_to(ALERTS_URI):
                 return {
-                    "pushed": True, "protocol": version,
+                    "pushed": True,
+                    "protocol": version,
                     "via": [f"subscriptions/listen: notifications/resources/updated {ALERTS_URI}"],
                     "note": f"Each alert (or batch) is appended to the resource {ALERTS_URI} and announced on this "
                     f"client's subscriptions/listen stream as an update of it; reading the resource gives the alerts. "
@@ -135,34 +136,45 @@ class AlertPush:
                 }
             which = (
                 "it listens (subscriptions/listen) for other notifications only"
-                if self.listen.listening() else "it has no subscriptions/listen stream open"
+                if self.listen.listening()
+                else "it has no subscriptions/listen stream open"
             )
             return {
-                "pushed": False, "protocol": version, "via": [],
+                "pushed": False,
+                "protocol": version,
+                "via": [],
                 "note": f"Pushed alerts will not reach this client: it has not subscribed to {ALERTS_URI} ({which}), "
                 f"and on protocol {version} a push reaches only a subscriptions/listen stream whose "
-                f"resourceSubscriptions name {ALERTS_URI}. " + INSTEAD
+                f"resourceSubscriptions name {ALERTS_URI}. "
+                + INSTEAD
                 + f" Alerts are still appended to {ALERTS_URI}; a subscription opened later is told of new ones.",
             }
         via = []
         notes = []
         if ALERTS_URI in self.subscribed:
             via.append(f"notifications/resources/updated {ALERTS_URI}")
-            notes.append(f"Each alert (or batch) is appended to the resource {ALERTS_URI}, which this client "
-                         "subscribed to, and announced as an update of it (reading the resource gives the alerts).")
+            notes.append(
+                f"Each alert (or batch) is appended to the resource {ALERTS_URI}, which this client "
+                "subscribed to, and announced as an update of it (reading the resource gives the alerts)."
+            )
         floor = max(LOG_LEVELS.index(severity_min), LOG_LEVELS.index(self.log_level))
         if floor <= LOG_LEVELS.index("error"):
             via.append("notifications/message")
             cut = (
                 f" (not below {self.log_level}: the client's logging/setLevel)"
-                if LOG_LEVELS.index(self.log_level) > LOG_LEVELS.index(severity_min) else ""
+                if LOG_LEVELS.index(self.log_level) > LOG_LEVELS.index(severity_min)
+                else ""
             )
-            notes.append(f"Alerts are pushed as MCP log notifications (notifications/message, logger tabsight){cut} "
-                         "as they happen. Whether the model sees them is up to the client: many show log "
-                         "notifications to the user, or keep them in a log, without passing them to the model.")
+            notes.append(
+                f"Alerts are pushed as MCP log notifications (notifications/message, logger tabsight){cut} "
+                "as they happen. Whether the model sees them is up to the client: many show log "
+                "notifications to the user, or keep them in a log, without passing them to the model."
+            )
         else:
-            notes.append(f"No alert is pushed as a log notification: the client's logging/setLevel "
-                         f"({self.log_level}) is above every alert's severity.")
+            notes.append(
+                f"No alert is pushed as a log notification: the client's logging/setLevel "
+                f"({self.log_level}) is above every alert's severity."
+            )
         if not via:
             return {"pushed": False, "protocol": version, "via": [], "note": " ".join(notes) + " " + INSTEAD}
         return {"pushed": True, "protocol": version, "via": via, "note": " ".join(notes) + " " + PASSIVE}

@@ -254,14 +254,18 @@ def encode_answer(message: SessionMessage) -> bytes:
         data = message.message.model_dump(mode="json", by_alias=True, exclude_unset=True)
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         text, replaced = re.subn("[\ud800-\udfff]", "\ufffd", text)
-        log.warning("the answer to id %s held %d lone surrogate(s); sent with U+FFFD instead", json.dumps(request_id), replaced)
+        log.warning(
+            "the answer to id %s held %d lone surrogate(s); sent with U+FFFD instead", json.dumps(request_id), replaced
+        )
         return (text + "\n").encode("utf-8")
     except Exception as err:  # noqa: BLE001 - the request is answered all the same
         log.warning("the answer to id %s could not be encoded (%s); sent an error instead", json.dumps(request_id), err)
         if request_id is None or not isinstance(message.message, (types.JSONRPCResponse, types.JSONRPCError)):
             return b""
         error = types.JSONRPCError(
-            jsonrpc="2.0", id=request_id, error=types.ErrorData(code=INTERNAL_ERROR, message="the answer could not be encoded")
+            jsonrpc="2.0",
+            id=request_id,
+            error=types.ErrorData(code=INTERNAL_ERROR, message="the answer could not be encoded"),
         )
         return (error.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode("utf-8")
 
@@ -302,7 +306,10 @@ async def blocking(func, *args):
 
 @asynccontextmanager
 async def stdio_transport(
-    stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, *, pump: LinePump | None = None,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    *,
+    pump: LinePump | None = None,
     early: Early | None = None,
 ):
     """Serve MCP over stdin and stdout (binary streams): yields the server's read and write streams.
@@ -330,8 +337,12 @@ async def stdio_transport(
                         try:
                             item = read_message(*read)
                         except Exception as err:  # noqa: BLE001 - a line that breaks the checks is refused, not fatal
-                            item = Refusal(PARSE_ERROR, f"Parse error: the line could not be read ({type(err).__name__})",
-                                           None, quoted(read[0][:QUOTE_CHARS].decode("utf-8", "replace")))
+                            item = Refusal(
+                                PARSE_ERROR,
+                                f"Parse error: the line could not be read ({type(err).__name__})",
+                                None,
+                                quoted(read[0][:QUOTE_CHARS].decode("utf-8", "replace")),
+                            )
                         if isinstance(item, Refusal):
                             item.log()
                             await answers.send(item.answer())

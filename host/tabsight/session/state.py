@@ -64,8 +64,9 @@ class Labels:
         if not 1 <= number <= len(self.annotation.selectors):
             raise ToolError(
                 f"label {number} is not in the latest annotation, which has labels 1 to "
-                f"{len(self.annotation.selectors)}." if self.annotation.selectors else
-                "The latest annotation has no labels (nothing interactive was in view).",
+                f"{len(self.annotation.selectors)}."
+                if self.annotation.selectors
+                else "The latest annotation has no labels (nothing interactive was in view).",
                 Code.STALE_LABEL,
             )
         return Label(number, self.annotation)

@@ -143,8 +143,15 @@ class StreamPolicy:
             return None
         batch, self.pending = self.pending, []
         if self.overflow:
-            batch.append({"category": "anomaly", "severity": "warning", "source": "tabsight",
-                          "title": f"{self.overflow} more alerts not listed", "detail": "the batch was full"})
+            batch.append(
+                {
+                    "category": "anomaly",
+                    "severity": "warning",
+                    "source": "tabsight",
+                    "title": f"{self.overflow} more alerts not listed",
+                    "detail": "the batch was full",
+                }
+            )
             self.overflow = 0
         return self._sent(batch, now)
 
@@ -197,7 +204,9 @@ class Streamer:
     """Runs a StreamPolicy on the event loop: sends, and flushes batches by timer."""
 
     def __init__(
-        self, send: Callable[[dict[str, Any]], Awaitable[None]] | None = None, clock: Callable[[], float] = time.monotonic
+        self,
+        send: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ):
         self.policy = StreamPolicy()
         #: where notifications go: set by the MCP layer, which knows the client's protocol

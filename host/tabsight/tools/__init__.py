@@ -3,4 +3,6 @@
 from . import configure, generate, interact, observe, screenshot
 from .base import Tool
 
-TOOLS: dict[str, Tool] = {t.name: t for t in (observe.TOOL, screenshot.TOOL, configure.TOOL, interact.TOOL, generate.TOOL)}
+TOOLS: dict[str, Tool] = {
+    t.name: t for t in (observe.TOOL, screenshot.TOOL, configure.TOOL, interact.TOOL, generate.TOOL)
+}

@@ -140,57 +140,110 @@ TOOL = Tool(
     "leases.",
     params=ConfigureParams,
     modes=(
-        Mode("track", "choose the tab (and browser) this session works on.", _track, needs=("tab_id",), fields={
-            "tab_id": "the tab, as listed by observe({what:'tabs'}).",
-            "browser": "the browser's id from observe({what:'tabs'}); needed only when several browsers are "
-            "connected and the tab id is ambiguous.",
-        }),
-        Mode("capture", "screenshots that come by themselves (settings.screenshot_mode).", _capture,
-             needs=("settings",), fields={"settings": "the settings, e.g. {screenshot_mode: 'on'}."}),
-        Mode("streaming", "push alerts to this session as they happen (MCP notifications), within a throttle; the "
-             "answer says whether they reach this client.", _streaming, needs=("streaming_action",), fields={
-                 "streaming_action": "enable (with the settings below), disable (clears pending), status.",
-                 "events": "alert categories to push. errors also covers error spikes (anomaly); performance also "
-                 "covers regressions; picked: the user pointed at an element (observe what=picked).",
-                 "throttle_seconds": "at most one notification per this.",
-                 "url_filter": f"{', '.join(c.name for c in TAXONOMY if c.url_filtered)} alerts only for URLs "
-                 "containing this.",
-                 "severity_min": "lowest severity.",
-             }),
-        Mode("dialogs", "how alert/confirm/prompt dialogs on the tabs this session acts on are answered "
-             "(dialog_policy).", _dialogs, needs=("dialog_policy",), fields={
-                 "dialog_policy": "accept (the default: OK, a prompt's default text), dismiss (Cancel), or report "
-                 "(left open: calls on the tab say so until interact({action:'dialog'}) answers it). Answers say "
-                 "which dialogs a policy answered.",
-             }),
-        Mode("answers", "how much text one answer may carry (max_answer_chars).", _answers,
-             needs=("max_answer_chars",), fields={
-                 "max_answer_chars": f"the most characters of text one answer carries (default "
-                 f"{bounded.ANSWER_CHARS}, e.g. 200000); longer page texts, lists and script results are cut, each "
-                 "cut marked with the original length.",
-             }),
-        Mode("debugger", "after the user clicked Cancel on the browser's debugging bar (calls then fail with "
-             "debugger_canceled), and only once they agreed, lets tabsight attach again.", _debugger),
-        Mode("emulate", "a device's viewport, a colour scheme, a slow or no network on a tab (emulation), until "
-             "reset, the tab closes or the last MCP session ends; observe({what:'page'}) shows it.", _emulate,
-             acts=True, needs=("emulation",), rule=_named_user_tab, fields={
-                 "emulation": "what to change, e.g. {device: 'iphone-15'} or {color_scheme: 'dark'}; aspects not "
-                 "given stay as they are. The embedded browser's tabs only, unless tab_id names a tab of the "
-                 "user's and on_user_tab is true.",
-                 "tab_id": "the tab (default: the tracked one); a tab of the user's own browser needs it, with "
-                 "emulation.on_user_tab.",
-             }),
-        Mode("tabs", "how this session shares the browser (on_busy, on_end).", _sharing,
-             needs=(OneOf(("on_busy", "on_end"), both=True),), fields={
-                 "on_busy": "what a call on a tab another session is acting on does: fail at once (tab_busy, the "
-                 "default; the answer names who and until when) or wait, up to 60 s, for that session's lease to "
-                 "end.",
-                 "on_end": "what becomes of the tabs this session opened when it ends: close (the default; a tab "
-                 "the user has switched to since stays) or keep.",
-             }),
-        Mode("take_over", "make another session's tab (tab_id) this session's, to act on it (its owner is told; "
-             "only when you must).", _take_over, needs=("tab_id",), fields={"tab_id": "the tab."}),
-        Mode("release", "hand a tab this session opened (tab_id) back, for any session to act on.", _release,
-             needs=("tab_id",), fields={"tab_id": "the tab."}),
+        Mode(
+            "track",
+            "choose the tab (and browser) this session works on.",
+            _track,
+            needs=("tab_id",),
+            fields={
+                "tab_id": "the tab, as listed by observe({what:'tabs'}).",
+                "browser": "the browser's id from observe({what:'tabs'}); needed only when several browsers are "
+                "connected and the tab id is ambiguous.",
+            },
+        ),
+        Mode(
+            "capture",
+            "screenshots that come by themselves (settings.screenshot_mode).",
+            _capture,
+            needs=("settings",),
+            fields={"settings": "the settings, e.g. {screenshot_mode: 'on'}."},
+        ),
+        Mode(
+            "streaming",
+            "push alerts to this session as they happen (MCP notifications), within a throttle; the "
+            "answer says whether they reach this client.",
+            _streaming,
+            needs=("streaming_action",),
+            fields={
+                "streaming_action": "enable (with the settings below), disable (clears pending), status.",
+                "events": "alert categories to push. errors also covers error spikes (anomaly); performance also "
+                "covers regressions; picked: the user pointed at an element (observe what=picked).",
+                "throttle_seconds": "at most one notification per this.",
+                "url_filter": f"{', '.join(c.name for c in TAXONOMY if c.url_filtered)} alerts only for URLs "
+                "containing this.",
+                "severity_min": "lowest severity.",
+            },
+        ),
+        Mode(
+            "dialogs",
+            "how alert/confirm/prompt dialogs on the tabs this session acts on are answered (dialog_policy).",
+            _dialogs,
+            needs=("dialog_policy",),
+            fields={
+                "dialog_policy": "accept (the default: OK, a prompt's default text), dismiss (Cancel), or report "
+                "(left open: calls on the tab say so until interact({action:'dialog'}) answers it). Answers say "
+                "which dialogs a policy answered.",
+            },
+        ),
+        Mode(
+            "answers",
+            "how much text one answer may carry (max_answer_chars).",
+            _answers,
+            needs=("max_answer_chars",),
+            fields={
+                "max_answer_chars": f"the most characters of text one answer carries (default "
+                f"{bounded.ANSWER_CHARS}, e.g. 200000); longer page texts, lists and script results are cut, each "
+                "cut marked with the original length.",
+            },
+        ),
+        Mode(
+            "debugger",
+            "after the user clicked Cancel on the browser's debugging bar (calls then fail with "
+            "debugger_canceled), and only once they agreed, lets tabsight attach again.",
+            _debugger,
+        ),
+        Mode(
+            "emulate",
+            "a device's viewport, a colour scheme, a slow or no network on a tab (emulation), until "
+            "reset, the tab closes or the last MCP session ends; observe({what:'page'}) shows it.",
+            _emulate,
+            acts=True,
+            needs=("emulation",),
+            rule=_named_user_tab,
+            fields={
+                "emulation": "what to change, e.g. {device: 'iphone-15'} or {color_scheme: 'dark'}; aspects not "
+                "given stay as they are. The embedded browser's tabs only, unless tab_id names a tab of the "
+                "user's and on_user_tab is true.",
+                "tab_id": "the tab (default: the tracked one); a tab of the user's own browser needs it, with "
+                "emulation.on_user_tab.",
+            },
+        ),
+        Mode(
+            "tabs",
+            "how this session shares the browser (on_busy, on_end).",
+            _sharing,
+            needs=(OneOf(("on_busy", "on_end"), both=True),),
+            fields={
+                "on_busy": "what a call on a tab another session is acting on does: fail at once (tab_busy, the "
+                "default; the answer names who and until when) or wait, up to 60 s, for that session's lease to "
+                "end.",
+                "on_end": "what becomes of the tabs this session opened when it ends: close (the default; a tab "
+                "the user has switched to since stays) or keep.",
+            },
+        ),
+        Mode(
+            "take_over",
+            "make another session's tab (tab_id) this session's, to act on it (its owner is told; only when you must).",
+            _take_over,
+            needs=("tab_id",),
+            fields={"tab_id": "the tab."},
+        ),
+        Mode(
+            "release",
+            "hand a tab this session opened (tab_id) back, for any session to act on.",
+            _release,
+            needs=("tab_id",),
+            fields={"tab_id": "the tab."},
+        ),
     ),
 )

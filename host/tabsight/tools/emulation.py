@@ -40,7 +40,10 @@ DEVICES: dict[str, Device] = {
     "iphone-15": Device(393, 852, 3, True, f"Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) {_SAFARI_IOS}"),
     "iphone-se": Device(375, 667, 2, True, f"Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) {_SAFARI_IOS}"),
     "pixel-7": Device(
-        412, 915, 2.625, True,
+        412,
+        915,
+        2.625,
+        True,
         "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile "
         "Safari/537.36",
     ),
@@ -76,8 +79,10 @@ class EmulationParams(Params):
     device: DeviceName | None = Field(
         default=None,
         description="A device's viewport, pixel ratio, mobile layout and touch, and user agent: "
-        + "; ".join(f"{name} {d.width}x{d.height} @{d.device_scale_factor}x" + (", mobile" if d.mobile else "")
-                    for name, d in DEVICES.items())
+        + "; ".join(
+            f"{name} {d.width}x{d.height} @{d.device_scale_factor}x" + (", mobile" if d.mobile else "")
+            for name, d in DEVICES.items()
+        )
         + " (its own user agent; desktop-1080p keeps the browser's). width, height, device_scale_factor and mobile given beside it override its values.",
     )
     width: int | None = Field(default=None, ge=100, le=4000, description="The viewport's width, CSS px.")
@@ -96,8 +101,12 @@ class EmulationParams(Params):
     network: NetworkName | None = Field(
         default=None,
         description="offline (every request fails, navigator.onLine is false), or throttled: "
-        + "; ".join(f"{name} {n.latency_ms} ms a round trip, {n.download_bytes_per_s // 1000} kB/s down, "
-                    f"{n.upload_bytes_per_s // 1000} kB/s up" for name, n in NETWORKS.items() if not n.offline)
+        + "; ".join(
+            f"{name} {n.latency_ms} ms a round trip, {n.download_bytes_per_s // 1000} kB/s down, "
+            f"{n.upload_bytes_per_s // 1000} kB/s up"
+            for name, n in NETWORKS.items()
+            if not n.offline
+        )
         + "; none ends network emulation.",
     )
     reset: bool = Field(default=False, description="Ends every emulation on the tab: it is as it was.")
@@ -113,8 +122,10 @@ class EmulationParams(Params):
             raise ValueError(f"'reset' ends every emulation: give it alone, not with '{given[0]}'")
         if not self.reset and not given:
             raise ValueError("'emulation' needs one of device, width and height, color_scheme, network, or reset")
-        if self.device is None and any(getattr(self, name) is not None for name in _VIEWPORT) and (
-            self.width is None or self.height is None
+        if (
+            self.device is None
+            and any(getattr(self, name) is not None for name in _VIEWPORT)
+            and (self.width is None or self.height is None)
         ):
             raise ValueError("a viewport needs 'width' and 'height', or a 'device' from the list")
         return self

@@ -24,12 +24,16 @@ async def generate(session: Session, params: GenerateParams, response: Response)
     if params.type == "visual_diff":
         if params.baseline is not None and params.baseline not in screenshots.baselines:
             saved = ", ".join(screenshots.baselines) or "none yet"
-            raise ToolError(f"No baseline named {params.baseline!r} (saved: {saved}); "
-                            "save one with generate({type:'baseline', name})")
+            raise ToolError(
+                f"No baseline named {params.baseline!r} (saved: {saved}); "
+                "save one with generate({type:'baseline', name})"
+            )
         before = screenshots.baselines[params.baseline] if params.baseline else screenshots.last
         if before is None:
-            raise ToolError("No baseline yet: this session has no earlier screenshot. Take one (screenshot, or "
-                            "generate({type:'baseline', name})), change the page, then ask for the diff.")
+            raise ToolError(
+                "No baseline yet: this session has no earlier screenshot. Take one (screenshot, or "
+                "generate({type:'baseline', name})), change the page, then ask for the diff."
+            )
     # the tracked tab now; it becomes the session's latest screenshot
     client, tab_id = await session.browsers.tab()
     taken = images.ENCODINGS["diff_capture"]
@@ -70,10 +74,19 @@ TOOL = Tool(
     params=GenerateParams,
     quotes_pages=False,
     modes=(
-        Mode("visual_diff", "the tracked tab now against a baseline: a diff image (changes in red), the changed "
-             "regions' boxes and the percent changed.", generate,
-             fields={"baseline": "the name of a saved baseline; default: this session's previous screenshot."}),
-        Mode("baseline", "save the tracked tab now under a name.", generate, needs=("name",),
-             fields={"name": "the name to save under."}),
+        Mode(
+            "visual_diff",
+            "the tracked tab now against a baseline: a diff image (changes in red), the changed "
+            "regions' boxes and the percent changed.",
+            generate,
+            fields={"baseline": "the name of a saved baseline; default: this session's previous screenshot."},
+        ),
+        Mode(
+            "baseline",
+            "save the tracked tab now under a name.",
+            generate,
+            needs=("name",),
+            fields={"name": "the name to save under."},
+        ),
     ),
 )

@@ -52,8 +52,10 @@ STATE_TEXT_CHARS = 1_000
 #: how an agent reaches an element outside the viewport
 REACH = "act on any of them by selector: actions scroll their target into view"
 #: what an answer without picks tells the agent to ask of the user
-PICK_HOW = ("no pick yet: ask the user to press Alt+Shift+K in their browser (or right-click the element and choose "
-            "'Point tabsight at this'), click the element, and type a note if they like")
+PICK_HOW = (
+    "no pick yet: ask the user to press Alt+Shift+K in their browser (or right-click the element and choose "
+    "'Point tabsight at this'), click the element, and type a note if they like"
+)
 #: the grammar of the compact form's lines, as its header states it
 LINE_GRAMMAR = 'label role "name" (state) selector'
 #: what annotation_format chooses between
@@ -72,7 +74,7 @@ ANNOTATION_FORMAT = (
     "part is space-separated facts, each `key` (true) or `key=` and a JSON value (name_from, checked, selected, "
     "expanded, pressed, disabled, value, options, options_total, text when it differs from name and value, hint "
     "when it is not the role's), and the selector runs to the end of the line. Elements above and below the "
-    "viewport follow as lines `role \"name\" selector` under a count."
+    'viewport follow as lines `role "name" selector` under a count.'
 )
 
 
@@ -114,12 +116,14 @@ async def _telemetry(session: Session, params: ObserveParams, response: Response
     response.include_alerts()
     client, tab_id = await session.browsers.tab(params.tab_id)
     if params.request_id is not None:
-        detail = await client.network_detail(tab_id, params.request_id, params.include, params.max_body_chars,
-                                              params.binary_bodies)
+        detail = await client.network_detail(
+            tab_id, params.request_id, params.include, params.max_body_chars, params.binary_bodies
+        )
         response.result = {"what": "network", "tab_id": tab_id, "request": detail}
         return
-    found = await client.telemetry(tab_id, params.what, params.since, params.limit, params.url,
-                                   requests=params.requests)
+    found = await client.telemetry(
+        tab_id, params.what, params.since, params.limit, params.url, requests=params.requests
+    )
     response.result = {"what": params.what, "tab_id": tab_id, **found}
 
 
@@ -133,12 +137,17 @@ async def _page(session: Session, params: ObserveParams, response: Response) -> 
     answer_selectors(info.get("forms", []))
     response.result = {"tab_id": tab_id, **info}
     if params.page_text:
-        response.result["page_text"] = outline_text(await client.page_outline(tab_id, params.page_text),
-                                                    params.page_text)
+        response.result["page_text"] = outline_text(
+            await client.page_outline(tab_id, params.page_text), params.page_text
+        )
 
 
-async def _annotate(session: Session, client: BrowserClient, tab_id: int, params: ObserveParams, response: Response) -> None:
-    found = await client.find_elements(tab_id, params.annotation_target, params.annotation_selector, params.max_annotations)
+async def _annotate(
+    session: Session, client: BrowserClient, tab_id: int, params: ObserveParams, response: Response
+) -> None:
+    found = await client.find_elements(
+        tab_id, params.annotation_target, params.annotation_selector, params.max_annotations
+    )
     taken = images.ENCODINGS["annotated_capture"]
     shot = await client.capture(tab_id, taken.format, taken.quality)
     outline = await client.page_outline(tab_id, params.page_text) if params.page_text else None
@@ -150,8 +159,11 @@ async def _annotate(session: Session, client: BrowserClient, tab_id: int, params
     from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and most never annotate
 
     captured = shot.pictures[0]
-    fit = min(1.0, (params.max_width or captured.width) / captured.width,
-              (params.max_height or captured.height) / captured.height)
+    fit = min(
+        1.0,
+        (params.max_width or captured.width) / captured.width,
+        (params.max_height or captured.height) / captured.height,
+    )
     size = (max(1, round(captured.width * fit)), max(1, round(captured.height * fit)))
     picture, _badges = annotate.draw(shot.image, annotations, page["viewport"]["width"], size)
     session.labels.remember(client, tab_id, page, [item["selector"] for item in annotations], found["annotation"])
@@ -207,9 +219,18 @@ def lean(item: dict[str, Any]) -> dict[str, Any]:
     tag the role implies, the interactionHint the role implies. Values in its state are page text, masked as
     such."""
     role = item.get("role") or ""
-    shown = {"label": item["label"], "tag": item.get("tag"), "role": role, "name": item.get("name"),
-             "name_from": item.get("name_from"), "text": item.get("text"), "state": _state(item.get("state")), "selector": item["selector"],
-             "bounds": item["bounds"], "interactionHint": item.get("interactionHint")}
+    shown = {
+        "label": item["label"],
+        "tag": item.get("tag"),
+        "role": role,
+        "name": item.get("name"),
+        "name_from": item.get("name_from"),
+        "text": item.get("text"),
+        "state": _state(item.get("state")),
+        "selector": item["selector"],
+        "bounds": item["bounds"],
+        "interactionHint": item.get("interactionHint"),
+    }
     if shown["tag"] in (role, TAG_OF_ROLE.get(role)):
         del shown["tag"]
     if shown["text"] in (shown["name"], shown["state"].get("value")):
@@ -227,8 +248,9 @@ def _state(state: dict[str, Any] | None) -> dict[str, Any]:
     if isinstance(shown.get("value"), str):
         shown["value"] = page_text(shown["value"], STATE_TEXT_CHARS)
     if isinstance(shown.get("options"), list):
-        shown["options"] = [page_text(option, STATE_TEXT_CHARS) if isinstance(option, str) else option
-                            for option in shown["options"]]
+        shown["options"] = [
+            page_text(option, STATE_TEXT_CHARS) if isinstance(option, str) else option for option in shown["options"]
+        ]
     return shown
 
 
@@ -240,8 +262,9 @@ def outside_viewport(outside: dict[str, Any] | None) -> dict[str, Any] | None:
     return shown | {"how": REACH} if shown else None
 
 
-def compact(found: dict[str, Any], annotations: list[dict[str, Any]], outline: dict[str, Any] | None,
-            budget: int) -> str:
+def compact(
+    found: dict[str, Any], annotations: list[dict[str, Any]], outline: dict[str, Any] | None, budget: int
+) -> str:
     """The annotated observe as plain text: a line for the page, a line per element (LINE_GRAMMAR), the
     elements outside the viewport, the page's text. Its pieces are masked as they are laid out, every string
     of them as in every answer (``page_fields``)."""
@@ -250,7 +273,8 @@ def compact(found: dict[str, Any], annotations: list[dict[str, Any]], outline: d
     lines = [
         f"page {_json(page['title'])} {page['url']} "
         f"viewport {viewport['width']}x{viewport['height']} {page['ready_state']}",
-        f"{len(annotations)} of {found['total_found']} found, a line each: {LINE_GRAMMAR}" if annotations
+        f"{len(annotations)} of {found['total_found']} found, a line each: {LINE_GRAMMAR}"
+        if annotations
         else f"0 of {found['total_found']} found",
     ]
     for item in page_fields(annotations):
@@ -259,8 +283,9 @@ def compact(found: dict[str, Any], annotations: list[dict[str, Any]], outline: d
     for side in ("above", "below"):
         if outside and side in outside:
             shown = outside[side].get("elements", [])
-            lines.append(f"{side} the viewport: {outside[side]['count']} more ({len(shown)} listed, nearest first; "
-                         f"{REACH}):")
+            lines.append(
+                f"{side} the viewport: {outside[side]['count']} more ({len(shown)} listed, nearest first; {REACH}):"
+            )
             lines += [f"  {_compact_element(element, [])}" for element in page_fields(shown)]
     lines += [f"left out: {note}" for note in found.get("left_out", [])]
     if outline is not None:
@@ -324,8 +349,14 @@ _TELEMETRY_FIELDS = {
     "url": "URL contains this.",
 }
 #: the fields that shape an annotated screenshot, which only count with annotate_screenshot
-_ANNOTATION_SHAPES = ("annotation_target", "annotation_selector", "max_annotations", "annotation_format", "max_width",
-                      "max_height")
+_ANNOTATION_SHAPES = (
+    "annotation_target",
+    "annotation_selector",
+    "max_annotations",
+    "annotation_format",
+    "max_width",
+    "max_height",
+)
 #: the fields that shape one request's detail
 _DETAIL_SHAPES = ("include", "max_body_chars", "binary_bodies")
 
@@ -344,71 +375,88 @@ TOOL = Tool(
     "(results, messages, field values) instead of reading it off the image or using all_visible.",
     params=ObserveParams,
     modes=(
-        Mode("page", "url, title, viewport, device pixel ratio, readyState, headings, forms and the "
-             "interactive-element count of the tracked tab (with page_text, its text too).", _page,
-             goes_with=dict.fromkeys(_ANNOTATION_SHAPES, "annotate_screenshot"), rule=_one_custom_selector, fields={
-                 "tab_id": "",
-                 "annotate_screenshot": (
-                     "a screenshot with a numbered box on every element of the viewport, plus a map from each "
-                     "number to selector, role, name, text, state, bounds and interactionHint (see "
-                     "annotation_format for the cheaper forms). interact({label:N}) acts on N."
-                 ),
-                 "annotation_target": (
-                     "interactive: controls, links and ARIA widgets; all_visible: visible elements with text or a "
-                     "role; custom: the elements annotation_selector matches."
-                 ),
-                 "annotation_selector": "CSS selector, with annotation_target=custom.",
-                 "max_annotations": "at most this many marks, in reading order.",
-                 "annotation_format": ANNOTATION_FORMAT,
-                 "page_text": (
-                     "also the text the viewport shows, as an outline of at most this many characters (0: none): "
-                     "headings as '# text', fields as 'name: value' (never a password's value), '[x] name' for a "
-                     "checked box, buttons as [text], list items, table rows as 'cell | cell', other text a line "
-                     "per block, in reading order; then how much was left out and how much is above and below the "
-                     "viewport. Use it to read results and messages without an image, or without all_visible: "
-                     "1000-2000 is usually enough."
-                 ),
-                 "max_width": (
-                     "downscale the picture to at most this width (aspect kept), as screenshot's max_width does, "
-                     "for a cheaper look (an image costs width*height/750 tokens: 640 for a 1280x720 viewport is a "
-                     "quarter). Badges are drawn at their full size on the smaller picture; bounds stay in CSS px "
-                     "of the viewport."
-                 ),
-                 "max_height": "downscale the annotated picture to at most this height.",
-             }),
+        Mode(
+            "page",
+            "url, title, viewport, device pixel ratio, readyState, headings, forms and the "
+            "interactive-element count of the tracked tab (with page_text, its text too).",
+            _page,
+            goes_with=dict.fromkeys(_ANNOTATION_SHAPES, "annotate_screenshot"),
+            rule=_one_custom_selector,
+            fields={
+                "tab_id": "",
+                "annotate_screenshot": (
+                    "a screenshot with a numbered box on every element of the viewport, plus a map from each "
+                    "number to selector, role, name, text, state, bounds and interactionHint (see "
+                    "annotation_format for the cheaper forms). interact({label:N}) acts on N."
+                ),
+                "annotation_target": (
+                    "interactive: controls, links and ARIA widgets; all_visible: visible elements with text or a "
+                    "role; custom: the elements annotation_selector matches."
+                ),
+                "annotation_selector": "CSS selector, with annotation_target=custom.",
+                "max_annotations": "at most this many marks, in reading order.",
+                "annotation_format": ANNOTATION_FORMAT,
+                "page_text": (
+                    "also the text the viewport shows, as an outline of at most this many characters (0: none): "
+                    "headings as '# text', fields as 'name: value' (never a password's value), '[x] name' for a "
+                    "checked box, buttons as [text], list items, table rows as 'cell | cell', other text a line "
+                    "per block, in reading order; then how much was left out and how much is above and below the "
+                    "viewport. Use it to read results and messages without an image, or without all_visible: "
+                    "1000-2000 is usually enough."
+                ),
+                "max_width": (
+                    "downscale the picture to at most this width (aspect kept), as screenshot's max_width does, "
+                    "for a cheaper look (an image costs width*height/750 tokens: 640 for a 1280x720 viewport is a "
+                    "quarter). Badges are drawn at their full size on the smaller picture; bounds stay in CSS px "
+                    "of the viewport."
+                ),
+                "max_height": "downscale the annotated picture to at most this height.",
+            },
+        ),
         Mode("tabs", "the connected browsers and their tabs, and which tab is tracked.", _tabs),
-        Mode("errors", "console errors, uncaught exceptions, unhandled rejections.", _telemetry,
-             fields=_TELEMETRY_FIELDS),
+        Mode(
+            "errors", "console errors, uncaught exceptions, unhandled rejections.", _telemetry, fields=_TELEMETRY_FIELDS
+        ),
         Mode("logs", "console errors and warnings.", _telemetry, fields=_TELEMETRY_FIELDS),
-        Mode("network", "failed and 4xx/5xx requests (requests=all: every request; request_id: one request's "
-             "headers and bodies).", _telemetry, goes_with=dict.fromkeys(_DETAIL_SHAPES, "request_id"), fields={
-                 **_TELEMETRY_FIELDS,
-                 "requests": (
-                     "failed (failed and 4xx/5xx requests) or all (every request the tab made). Each entry: id, "
-                     "method, url, status or error, resource_type, duration_ms, size (Content-Length, when sent), "
-                     "time; no headers or bodies (ask for one request's with request_id)."
-                 ),
-                 "request_id": (
-                     "instead of the list, this request's detail (an entry's id): url, method, state, status, and "
-                     "the parts in include. Headers are redacted (Authorization, Cookie, Set-Cookie, API keys; "
-                     "secret URL parameters), and so are text bodies (secret-looking values). A response body is "
-                     "there for documents, fetch and XHR that finished while tabsight acted on the tab (navigate, "
-                     "interact, execute, and a few seconds after); otherwise the answer says why not."
-                 ),
-                 "include": "with request_id: which parts: request_headers, response_headers, request_body, "
-                 "response_body.",
-                 "max_body_chars": "with request_id: a body's text (or base64) is cut at this many characters, "
-                 "marked with its full length.",
-                 "binary_bodies": "with request_id: also give binary bodies (images, protobuf...), as base64 cut at "
-                 "max_body_chars; by default only their type and size.",
-             }),
+        Mode(
+            "network",
+            "failed and 4xx/5xx requests (requests=all: every request; request_id: one request's headers and bodies).",
+            _telemetry,
+            goes_with=dict.fromkeys(_DETAIL_SHAPES, "request_id"),
+            fields={
+                **_TELEMETRY_FIELDS,
+                "requests": (
+                    "failed (failed and 4xx/5xx requests) or all (every request the tab made). Each entry: id, "
+                    "method, url, status or error, resource_type, duration_ms, size (Content-Length, when sent), "
+                    "time; no headers or bodies (ask for one request's with request_id)."
+                ),
+                "request_id": (
+                    "instead of the list, this request's detail (an entry's id): url, method, state, status, and "
+                    "the parts in include. Headers are redacted (Authorization, Cookie, Set-Cookie, API keys; "
+                    "secret URL parameters), and so are text bodies (secret-looking values). A response body is "
+                    "there for documents, fetch and XHR that finished while tabsight acted on the tab (navigate, "
+                    "interact, execute, and a few seconds after); otherwise the answer says why not."
+                ),
+                "include": "with request_id: which parts: request_headers, response_headers, request_body, "
+                "response_body.",
+                "max_body_chars": "with request_id: a body's text (or base64) is cut at this many characters, "
+                "marked with its full length.",
+                "binary_bodies": "with request_id: also give binary bodies (images, protobuf...), as base64 cut at "
+                "max_body_chars; by default only their type and size.",
+            },
+        ),
         Mode("vitals", "LCP, CLS, INP, FCP, TTFB per page load.", _telemetry, fields=_TELEMETRY_FIELDS),
         Mode("alerts", "the pending alerts (drained).", _alerts),
-        Mode("picked", "the element the user last pointed you at in their browser (\"Look at this\": shortcut "
-             "Alt+Shift+K or the context menu, then a click, and an optional note): selector, tag, role, name, bounds, "
-             "computed styles, note, url, time, and a picture of it.", _picked, fields={
-                 "since": _TELEMETRY_FIELDS["since"],
-                 "limit": "this many picks, newest first (default 1; 5 are kept).",
-             }),
+        Mode(
+            "picked",
+            'the element the user last pointed you at in their browser ("Look at this": shortcut '
+            "Alt+Shift+K or the context menu, then a click, and an optional note): selector, tag, role, name, bounds, "
+            "computed styles, note, url, time, and a picture of it.",
+            _picked,
+            fields={
+                "since": _TELEMETRY_FIELDS["since"],
+                "limit": "this many picks, newest first (default 1; 5 are kept).",
+            },
+        ),
     ),
 )

@@ -32,14 +32,18 @@ def _tool(tool: Tool) -> str:
     properties, required = schema["properties"], set(schema.get("required", ()))
     if tool.modes:
         groups = tool.params.groups
-        lines += [f"| {tool.discriminator} | what it does | needs | also takes | acts on the page |",
-                  "|---|---|---|---|---|"]
+        lines += [
+            f"| {tool.discriminator} | what it does | needs | also takes | acts on the page |",
+            "|---|---|---|---|---|",
+        ]
         for mode in tool.modes:
             needs = [need.spelled() if isinstance(need, OneOf) else need for need in mode.needs]
             needed = {name for need in mode.needs for name in (need.names if isinstance(need, OneOf) else (need,))}
             others = [key for key in mode.fields if key not in needed]
-            lines.append(f"| `{mode.name}` | {_cell(mode.summary)} | {', '.join(needs) or '-'} | "
-                         f"{', '.join(others) or '-'} | {'yes' if mode.acts else 'no'} |")
+            lines.append(
+                f"| `{mode.name}` | {_cell(mode.summary)} | {', '.join(needs) or '-'} | "
+                f"{', '.join(others) or '-'} | {'yes' if mode.acts else 'no'} |"
+            )
         if groups:
             lines += [""] + [f"A {group.noun} is given as {group.spelled()}." for group in groups]
         lines.append("")
@@ -47,7 +51,9 @@ def _tool(tool: Tool) -> str:
     for name, prop in properties.items():
         given = prop.get("default")
         default = "required" if name in required else "-" if given is None else f"`{json.dumps(given)}`"
-        meaning = "the mode: one of the rows above" if tool.modes and name == tool.discriminator else prop["description"]
+        meaning = (
+            "the mode: one of the rows above" if tool.modes and name == tool.discriminator else prop["description"]
+        )
         lines.append(f"| `{name}` | {_type(prop)} | {default} | {_cell(meaning)} |")
     return "\n".join(lines) + "\n"
 
@@ -67,8 +73,11 @@ def _type(prop: dict[str, Any]) -> str:
         else:
             kind = option.get("type") or option.get("$ref", "object").rsplit("/", 1)[-1]
             low, high = option.get("minimum"), option.get("maximum")
-            bounds = f" {low}..{high}" if low is not None and high is not None else (
-                f" ≥ {low}" if low is not None else f" ≤ {high}" if high is not None else "")
+            bounds = (
+                f" {low}..{high}"
+                if low is not None and high is not None
+                else (f" ≥ {low}" if low is not None else f" ≤ {high}" if high is not None else "")
+            )
             shown.append(f"{kind}{bounds}")
     return " or ".join(shown) or "any"
 

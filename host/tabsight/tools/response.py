@@ -170,7 +170,9 @@ class Response:
                 return self._unavailable("extension not connected")
             return self._unavailable(exc.message)
         if len(shot.image) > autoshot.LARGE_PAYLOAD:
-            log.warning("auto screenshot of %d KB (over %d KB)", len(shot.image) // 1024, autoshot.LARGE_PAYLOAD // 1024)
+            log.warning(
+                "auto screenshot of %d KB (over %d KB)", len(shot.image) // 1024, autoshot.LARGE_PAYLOAD // 1024
+            )
         shots.took_one()
         self.screenshot = shot.image
         session.screenshots.saw_viewport(client.id, tab_id, shot.viewport)
@@ -226,4 +228,3 @@ def page_text(text: str, limit: int) -> str:
     """Text a page shows, under a key of no page field (an outline, a field's value): secret-looking
     content masked as in every page field, then cut at ``limit`` (marked)."""
     return bounded.cap(redact.text(text), limit)
-

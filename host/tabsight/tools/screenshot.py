@@ -62,11 +62,15 @@ class ScreenshotParams(Params):
         "(its page). Without it: the tracked tab as it is now.",
     )
     width: int = Field(
-        default=CONFIGURED[config.TABSIGHT_DEFAULT_WIDTH], ge=MIN_VIEWPORT, le=MAX_VIEWPORT,
+        default=CONFIGURED[config.TABSIGHT_DEFAULT_WIDTH],
+        ge=MIN_VIEWPORT,
+        le=MAX_VIEWPORT,
         description="Viewport width in CSS pixels (with url).",
     )
     height: int = Field(
-        default=CONFIGURED[config.TABSIGHT_DEFAULT_HEIGHT], ge=MIN_VIEWPORT, le=MAX_VIEWPORT,
+        default=CONFIGURED[config.TABSIGHT_DEFAULT_HEIGHT],
+        ge=MIN_VIEWPORT,
+        le=MAX_VIEWPORT,
         description="Viewport height in CSS pixels (with url).",
     )
     format: images.Format = Field(
@@ -81,7 +85,9 @@ class ScreenshotParams(Params):
         "false captures at DOMContentLoaded.",
     )
     timeout: int = Field(
-        default=CONFIGURED[config.TABSIGHT_DEFAULT_TIMEOUT], ge=1000, le=120_000,
+        default=CONFIGURED[config.TABSIGHT_DEFAULT_TIMEOUT],
+        ge=1000,
+        le=120_000,
         description="With url: ms for the whole load (many clients give up on a call at 60 s).",
     )
     fullPage: StrictBool = Field(default=False, description="The whole document, not just the viewport.")
@@ -115,9 +121,7 @@ class ScreenshotParams(Params):
         except ValueError:
             scheme = ""
         if scheme not in URL_SCHEMES or (scheme != "data" and (not parts.hostname or len(url) > MAX_URL)):
-            raise ValueError(
-                f"Invalid URL format ('url' must be an http://, https:// or data: URL, got {url[:200]!r})"
-            )
+            raise ValueError(f"Invalid URL format ('url' must be an http://, https:// or data: URL, got {url[:200]!r})")
         return url
 
     @field_validator("userAgent", "selector", mode="before")
@@ -210,7 +214,13 @@ async def screenshot(session: Session, params: ScreenshotParams, response: Respo
         metadata["scale"] = round(scale, 4)
     if len(pictures) > 1:
         metadata["tiles"] = [
-            {"image": n, "page_x": round(pic.page_x), "page_y": round(pic.page_y), "width": pic.width, "height": pic.height}
+            {
+                "image": n,
+                "page_x": round(pic.page_x),
+                "page_y": round(pic.page_y),
+                "width": pic.width,
+                "height": pic.height,
+            }
             for n, pic in enumerate(pictures, 1)
         ]
     if shot.truncated:
@@ -255,22 +265,35 @@ async def _capture_url(client: BrowserClient, params: ScreenshotParams, cookies:
     deadline = time.monotonic() + params.timeout / 1000
     retries = 0
     attempt_ms = params.timeout  # the first attempt has it all (and its error quotes it as given)
-    loading = f"loading {params.url} in a window of its own" + (
-        " until its network is idle" if params.waitForNetworkIdle else "") + ", to capture it"
+    loading = (
+        f"loading {params.url} in a window of its own"
+        + (" until its network is idle" if params.waitForNetworkIdle else "")
+        + ", to capture it"
+    )
     while True:
         try:
             with phase(loading + (f", try {retries + 1}" if retries else ""), bound=attempt_ms / 1000):
                 return await client.capture_url(
-                    params.url, width=params.width, height=params.height, format=params.format,
-                    quality=params.quality, wait_for_network_idle=params.waitForNetworkIdle, timeout_ms=attempt_ms,
-                    user_agent=params.userAgent, cookies=cookies,
-                    full_page=params.fullPage, selector=params.selector,
+                    params.url,
+                    width=params.width,
+                    height=params.height,
+                    format=params.format,
+                    quality=params.quality,
+                    wait_for_network_idle=params.waitForNetworkIdle,
+                    timeout_ms=attempt_ms,
+                    user_agent=params.userAgent,
+                    cookies=cookies,
+                    full_page=params.fullPage,
+                    selector=params.selector,
                 )
         except BrowserError as exc:
             delay = config.current()[config.TABSIGHT_RETRY_DELAY] / 1000
             left = deadline - time.monotonic() - delay
-            if (retries == config.current()[config.TABSIGHT_RETRY_COUNT] or not retryable(exc)
-                    or left * 1000 < MIN_ATTEMPT_MS):
+            if (
+                retries == config.current()[config.TABSIGHT_RETRY_COUNT]
+                or not retryable(exc)
+                or left * 1000 < MIN_ATTEMPT_MS
+            ):
                 raise
             retries += 1
             log.info("screenshot attempt %d failed (%s), retrying", retries, exc.code)

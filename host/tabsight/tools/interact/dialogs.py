@@ -15,9 +15,15 @@ async def dialog(session: Session, params: InteractParams, response: Response) -
 
 
 MODES = (
-    Mode("dialog", "answer the tab's open alert/confirm/prompt (accept, prompt_text).", dialog, acts=True, fields={
-        "accept": "OK (true) or Cancel (false).",
-        "prompt_text": "the text to answer a prompt with (default: its own).",
-        "tab_id": "",
-    }),
+    Mode(
+        "dialog",
+        "answer the tab's open alert/confirm/prompt (accept, prompt_text).",
+        dialog,
+        acts=True,
+        fields={
+            "accept": "OK (true) or Cancel (false).",
+            "prompt_text": "the text to answer a prompt with (default: its own).",
+            "tab_id": "",
+        },
+    ),
 )

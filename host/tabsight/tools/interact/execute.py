@@ -53,12 +53,18 @@ def _dump(data: bytes, name: str) -> None:
 
 
 MODES = (
-    Mode("execute", "run a page script (awaited, its JSON result returned) and/or CDP steps in order; "
-         "Page.captureScreenshot results come back as images.", execute, acts=True,
-         needs=(OneOf(("script", "cdp"), both=True),), fields={
-             "script": "JavaScript run in the page: an expression, or statements with return; awaited.",
-             "cdp": "CDP calls, run in order.",
-             "timeout_ms": "bound of each step, in ms (many clients give up on a call at 60 s).",
-             "tab_id": "",
-         }),
+    Mode(
+        "execute",
+        "run a page script (awaited, its JSON result returned) and/or CDP steps in order; "
+        "Page.captureScreenshot results come back as images.",
+        execute,
+        acts=True,
+        needs=(OneOf(("script", "cdp"), both=True),),
+        fields={
+            "script": "JavaScript run in the page: an expression, or statements with return; awaited.",
+            "cdp": "CDP calls, run in order.",
+            "timeout_ms": "bound of each step, in ms (many clients give up on a call at 60 s).",
+            "tab_id": "",
+        },
+    ),
 )

@@ -18,41 +18,75 @@ async def fill(session: Session, params: InteractParams, response: Response) -> 
     done: list[dict[str, Any]] = []
     for number, field in enumerate(params.fields or [], 1):
         try:
-            result = await on_element(session, "set", Named(field.label, field.selector), params.tab_id,
-                                      value=field.value)
+            result = await on_element(
+                session, "set", Named(field.label, field.selector), params.tab_id, value=field.value
+            )
         except (ToolError, BrowserError) as exc:
             filled = f" Set before it: {', '.join(item['field'] for item in done)}." if done else " Nothing was set."
             where = f"fields[{number - 1}] ({field.named}): "
             if isinstance(exc, BrowserError):  # the browser's words, which may quote the page: still its error
                 raise BrowserError(exc.code, f"{where}{exc.message}{filled}") from None
             raise ToolError(f"{where}{exc}{filled}", exc.code) from None
-        done.append({"field": field.named, "value": result.get("value"),
-                     **({"text": result["text"]} if "text" in result else {}), "did": result["did"],
-                     **({"label_now": result["label_now"]} if "label_now" in result else {})})
+        done.append(
+            {
+                "field": field.named,
+                "value": result.get("value"),
+                **({"text": result["text"]} if "text" in result else {}),
+                "did": result["did"],
+                **({"label_now": result["label_now"]} if "label_now" in result else {}),
+            }
+        )
     response.result = {"action": "fill", "fields": done}
 
 
 MODES = (
-    Mode("type", "text into the target (or the focused element): keys into text fields, contenteditable and code "
-         "editors (Ace, CodeMirror, Monaco); the whole value of date, time, month, week, datetime-local, color, range "
-         "and number inputs, in their format (2024-05-01, 13:45, 2024-05, 2024-W18, 2024-05-01T13:45, #ff0000, a "
-         "number); the answer's value is what the field holds then, and an edit that changed nothing is an error. "
-         "clear first, submit presses Enter.", act_on_target, acts=True, needs=("text",), fields={
-             "target": "",
-             "text": "what to type (a value-taking input's whole value).",
-             "clear": "clear the field or editor first.",
-             "submit": "press Enter after typing.",
-             "tab_id": "",
-         }),
-    Mode("select", "an option of a <select>, an ARIA listbox or combobox (opened by a click), by value or visible "
-         "text; checked afterwards, the answer gives its value and text.", act_on_target, acts=True,
-         needs=(OneOf(("label", "selector")), "value"), fields={
-             "label": "", "selector": "", "value": "the option's value or its text (an ARIA option's name).",
-             "tab_id": "",
-         }),
-    Mode("fill", "several fields in one call (fields: [{label or selector, value}]: text, dates, options, true/false "
-         "for checkboxes), each set as type/select/click would and read back.", fill, acts=True, needs=("fields",),
-         fields={"fields": "the form's fields, each {label or selector, value}, set in order.", "tab_id": ""}),
-    Mode("press", "a key or combo (Enter, Escape, Control+A).", act_on_target, acts=True, needs=("key",),
-         fields={"target": "", "key": "e.g. Enter, Control+A.", "tab_id": ""}),
+    Mode(
+        "type",
+        "text into the target (or the focused element): keys into text fields, contenteditable and code "
+        "editors (Ace, CodeMirror, Monaco); the whole value of date, time, month, week, datetime-local, color, range "
+        "and number inputs, in their format (2024-05-01, 13:45, 2024-05, 2024-W18, 2024-05-01T13:45, #ff0000, a "
+        "number); the answer's value is what the field holds then, and an edit that changed nothing is an error. "
+        "clear first, submit presses Enter.",
+        act_on_target,
+        acts=True,
+        needs=("text",),
+        fields={
+            "target": "",
+            "text": "what to type (a value-taking input's whole value).",
+            "clear": "clear the field or editor first.",
+            "submit": "press Enter after typing.",
+            "tab_id": "",
+        },
+    ),
+    Mode(
+        "select",
+        "an option of a <select>, an ARIA listbox or combobox (opened by a click), by value or visible "
+        "text; checked afterwards, the answer gives its value and text.",
+        act_on_target,
+        acts=True,
+        needs=(OneOf(("label", "selector")), "value"),
+        fields={
+            "label": "",
+            "selector": "",
+            "value": "the option's value or its text (an ARIA option's name).",
+            "tab_id": "",
+        },
+    ),
+    Mode(
+        "fill",
+        "several fields in one call (fields: [{label or selector, value}]: text, dates, options, true/false "
+        "for checkboxes), each set as type/select/click would and read back.",
+        fill,
+        acts=True,
+        needs=("fields",),
+        fields={"fields": "the form's fields, each {label or selector, value}, set in order.", "tab_id": ""},
+    ),
+    Mode(
+        "press",
+        "a key or combo (Enter, Escape, Control+A).",
+        act_on_target,
+        acts=True,
+        needs=("key",),
+        fields={"target": "", "key": "e.g. Enter, Control+A.", "tab_id": ""},
+    ),
 )

@@ -31,15 +31,19 @@ async def navigate(session: Session, params: InteractParams, response: Response)
 async def history(session: Session, params: InteractParams, response: Response) -> None:
     client, tab_id = await session.browsers.tab(params.tab_id, acting=True)
     timeout = params.timeout or LOAD_TIMEOUT
-    with phase(f"waiting for the tab to {'reload' if params.action == 'reload' else 'go ' + params.action}",
-               bound=timeout / 1000):
+    with phase(
+        f"waiting for the tab to {'reload' if params.action == 'reload' else 'go ' + params.action}",
+        bound=timeout / 1000,
+    ):
         result = await client.history(tab_id, params.action, timeout)
     response.result = {"action": params.action, "tab_id": tab_id, **result}
 
 
 async def open_tab(session: Session, params: InteractParams, response: Response) -> None:
     timeout = params.timeout or LOAD_TIMEOUT
-    with phase(f"waiting for {params.url} to load in a new tab" if params.url else "opening a tab", bound=timeout / 1000):
+    with phase(
+        f"waiting for {params.url} to load in a new tab" if params.url else "opening a tab", bound=timeout / 1000
+    ):
         result = await session.browsers.open_tab(params.url, timeout)
     await _tracked_after(session, "open_tab", result, response)
 
@@ -51,10 +55,16 @@ async def close_tab(session: Session, params: InteractParams, response: Response
 async def _tracked_after(session: Session, action: str, result: dict, response: Response) -> None:
     """The answer of open_tab and close_tab, which says which tab the session tracks afterwards."""
     client, tracked = await session.browsers.tab()
-    now = result if result.get("tab_id") == tracked else next(
-        (tab for tab in (await client.tabs())["tabs"] if tab["id"] == tracked), {})
-    response.result = {"action": action, **result,
-                       "tracked": {"tab_id": tracked, "url": now.get("url"), "title": now.get("title")}}
+    now = (
+        result
+        if result.get("tab_id") == tracked
+        else next((tab for tab in (await client.tabs())["tabs"] if tab["id"] == tracked), {})
+    )
+    response.result = {
+        "action": action,
+        **result,
+        "tracked": {"tab_id": tracked, "url": now.get("url"), "title": now.get("title")},
+    }
 
 
 async def wait_for(session: Session, params: InteractParams, response: Response) -> None:
@@ -68,16 +78,40 @@ async def wait_for(session: Session, params: InteractParams, response: Response)
 
 _HISTORY = {"timeout": LOAD_TIMEOUT_MEANING, "tab_id": ""}
 MODES = (
-    Mode("navigate", "load url and wait for it.", navigate, acts=True, rule=_load_timeout, needs=("url",),
-         fields={"url": "where to.", **_HISTORY}),
-    Mode("back", "the tab's history, waited for as navigate is.", history, acts=True, rule=_load_timeout,
-         fields=_HISTORY),
+    Mode(
+        "navigate",
+        "load url and wait for it.",
+        navigate,
+        acts=True,
+        rule=_load_timeout,
+        needs=("url",),
+        fields={"url": "where to.", **_HISTORY},
+    ),
+    Mode(
+        "back", "the tab's history, waited for as navigate is.", history, acts=True, rule=_load_timeout, fields=_HISTORY
+    ),
     Mode("forward", "as back.", history, acts=True, rule=_load_timeout, fields=_HISTORY),
     Mode("reload", "as back.", history, acts=True, rule=_load_timeout, fields=_HISTORY),
-    Mode("open_tab", "a new tab in the background (url optional; the user's focus stays), tracked from then on.",
-         open_tab, acts=True, rule=_load_timeout, fields={"url": "what to load.", "timeout": LOAD_TIMEOUT_MEANING}),
-    Mode("close_tab", "tab_id, or the tracked tab if this session opened it; the answer says which tab is tracked "
-         "then.", close_tab, acts=True, fields={"tab_id": ""}),
-    Mode("wait_for", "until selector is visible or text is on the page.", wait_for, needs=(OneOf(("selector", "text")),),
-         fields={"selector": "", "text": "text to wait for.", "timeout": "default 5000.", "tab_id": ""}),
+    Mode(
+        "open_tab",
+        "a new tab in the background (url optional; the user's focus stays), tracked from then on.",
+        open_tab,
+        acts=True,
+        rule=_load_timeout,
+        fields={"url": "what to load.", "timeout": LOAD_TIMEOUT_MEANING},
+    ),
+    Mode(
+        "close_tab",
+        "tab_id, or the tracked tab if this session opened it; the answer says which tab is tracked then.",
+        close_tab,
+        acts=True,
+        fields={"tab_id": ""},
+    ),
+    Mode(
+        "wait_for",
+        "until selector is visible or text is on the page.",
+        wait_for,
+        needs=(OneOf(("selector", "text")),),
+        fields={"selector": "", "text": "text to wait for.", "timeout": "default 5000.", "tab_id": ""},
+    ),
 )

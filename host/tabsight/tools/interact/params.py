@@ -25,7 +25,9 @@ DESTINATION = Group("destination", ("to_label", "to_selector", ("to_x", "to_y"))
 
 
 class CdpStep(Params):
-    method: str = Field(pattern=r"^[A-Z][A-Za-z]*\.[a-zA-Z]+$", description="Domain.method, e.g. Page.captureScreenshot.")
+    method: str = Field(
+        pattern=r"^[A-Z][A-Za-z]*\.[a-zA-Z]+$", description="Domain.method, e.g. Page.captureScreenshot."
+    )
     params: dict[str, Any] = Field(default={}, description="The method's parameters.")
 
     @model_validator(mode="after")
@@ -35,8 +37,10 @@ class CdpStep(Params):
         data = self.params.get("data")
         dropped = self.method == "Input.dispatchDragEvent" and isinstance(data, dict) and data.get("files")
         if self.method == "DOM.setFileInputFiles" or dropped:
-            raise ValueError(f"{self.method} with files is refused in execute: it would hand the page local files "
-                             "from anywhere; use action 'upload' (files from the allowed folders only)")
+            raise ValueError(
+                f"{self.method} with files is refused in execute: it would hand the page local files "
+                "from anywhere; use action 'upload' (files from the allowed folders only)"
+            )
         return self
 
 
@@ -69,9 +73,12 @@ class InteractParams(Params):
     #: the action: one of the rows' names (the tool makes it their Literal)
     action: str
     label: int | None = Field(
-        default=None, ge=1, description="Target: a number from the latest annotated screenshot. What your action "
+        default=None,
+        ge=1,
+        description="Target: a number from the latest annotated screenshot. What your action "
         "made of its element (count: 1, Pause, checked) the label follows (the answer's label_now); a change the "
-        "page makes by itself makes it stale.")
+        "page makes by itself makes it stale.",
+    )
     selector: str | None = Field(
         default=None, min_length=1, max_length=2048, description="Target: a CSS selector matching one element."
     )
@@ -94,7 +101,9 @@ class InteractParams(Params):
     delta_x: int = Field(default=0, ge=-100_000, le=100_000)
     delta_y: int = Field(default=0, ge=-100_000, le=100_000)
     timeout: int | None = Field(
-        default=None, ge=0, le=120_000,
+        default=None,
+        ge=0,
+        le=120_000,
         description="ms. Many clients give up on a call at 60 s: for longer, wait in steps.",
     )
     script: str | None = Field(default=None, min_length=1, max_length=100_000)
@@ -104,7 +113,9 @@ class InteractParams(Params):
     prompt_text: str | None = Field(default=None, max_length=10_000)
     fields: list[FillField] | None = Field(default=None, min_length=1, max_length=MAX_FILL_FIELDS)
     files: list[FilePath] | None = Field(
-        default=None, min_length=1, max_length=MAX_UPLOAD_FILES,
+        default=None,
+        min_length=1,
+        max_length=MAX_UPLOAD_FILES,
         description="The files' paths (absolute, or from the MCP client's working directory). Only regular "
         f"files under the working directory, tabsight's upload folder {uploads.upload_folder_path()} (put files "
         "made for an upload there) or a folder in TABSIGHT_UPLOAD_ROOTS are allowed; the temp folder is not.",

@@ -35,7 +35,12 @@ def _point(x: float | None, y: float | None) -> tuple[float, float] | None:
 
 
 async def on_element(
-    session: Session, action: str, target: Named, tab_id: int | None, to: Named | None = None, **details: Any,
+    session: Session,
+    action: str,
+    target: Named,
+    tab_id: int | None,
+    to: Named | None = None,
+    **details: Any,
 ) -> dict[str, Any]:
     """One input action on a label's element, a selector's, or a point (a drag: from there ``to`` another): the
     extension's answer, with the labels."""
@@ -56,7 +61,10 @@ async def on_element(
     pointed = target.point is not None or (to is not None and to.point is not None)
     try:
         result = await client.act(
-            tab_id, action, source, to=destination,
+            tab_id,
+            action,
+            source,
+            to=destination,
             document=marked.annotation.document if marked else None,
             viewport=session.screenshots.viewport_of(client.id, tab_id) if pointed else None,
             **details,
@@ -71,8 +79,12 @@ async def on_element(
             raise stale(named, f"its element is gone ({exc.message})") from None
         raise
     now = _label_now(session, client.id, tab_id, result.pop("followed", None))
-    return {**({"label": label.number} if label else {}), **({"to_label": to_label.number} if to_label else {}),
-            **result, **({"label_now": now} if now else {})}
+    return {
+        **({"label": label.number} if label else {}),
+        **({"to_label": to_label.number} if to_label else {}),
+        **result,
+        **({"label_now": now} if now else {}),
+    }
 
 
 def _label_now(session: Session, browser: str, tab_id: int, followed: dict[str, Any] | None) -> dict[str, Any] | None:

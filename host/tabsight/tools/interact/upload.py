@@ -17,13 +17,22 @@ async def upload(session: Session, params: InteractParams, response: Response) -
     Only the files' paths are sent: the browser reads them, tabsight never does."""
     files = uploads.checked(params.files or [])
     result = await on_element(session, "upload", target(params), params.tab_id, files=[file.path for file in files])
-    response.result = {"action": "upload", **result,
-                       "files": [{"name": file.name, "size": file.size, "path": file.path} for file in files]}
+    response.result = {
+        "action": "upload",
+        **result,
+        "files": [{"name": file.name, "size": file.size, "path": file.path} for file in files],
+    }
 
 
 MODES = (
-    Mode("upload", "files (paths) set on the target if it is an <input type=file> (hidden ones too) or its <label>; "
-         "any other target is clicked and the files go to the file chooser that click opens (a button or drop zone "
-         "that opens a hidden input); the answer names the files set and what the input holds then.", upload,
-         acts=True, needs=("target", "files"), fields={"target": "", "files": "", "tab_id": ""}),
+    Mode(
+        "upload",
+        "files (paths) set on the target if it is an <input type=file> (hidden ones too) or its <label>; "
+        "any other target is clicked and the files go to the file chooser that click opens (a button or drop zone "
+        "that opens a hidden input); the answer names the files set and what the input holds then.",
+        upload,
+        acts=True,
+        needs=("target", "files"),
+        fields={"target": "", "files": "", "tab_id": ""},
+    ),
 )
