@@ -16,6 +16,9 @@ from conftest import front_params
 from harness.calls import payload, refusal, script
 from harness.processes import page_renderers, wait_until
 
+#: renderers Chromium may start ahead of a navigation, drawing no tab yet
+SPARE_RENDERERS = 1
+
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 
@@ -188,10 +191,12 @@ async def test_four_agents_that_each_work_in_a_tab_they_opened_hold_four_tabs(br
         held = {tab_id: tab for tab_id, tab in tabs_held().items() if tab_id not in tabs_before}
         renderers: set[int] = set()
 
+        # Chromium may keep one spare renderer, started ahead for the next navigation, that draws no tab yet:
+        # four tabs are drawn by four renderers, and one more may wait (eight tabs took eight, and more)
         def settled() -> bool:  # a closed tab's renderer takes a moment to end
             nonlocal renderers
             renderers = page_renderers(browser.browser_pid) - renderers_before
-            return len(renderers) <= len(held)
+            return len(renderers) <= len(held) + SPARE_RENDERERS
 
         wait_until(settled, 10)
         figures = f"{len(held)} tabs, {len(renderers)} renderer processes: {held}"
@@ -199,5 +204,5 @@ async def test_four_agents_that_each_work_in_a_tab_they_opened_hold_four_tabs(br
             figures
         )
         assert all(tab["url"].endswith(f"?agent={tab['owner']['client'][-1]}") for tab in held.values()), figures
-        assert len(renderers) <= 4, figures
+        assert len(renderers) <= 4 + SPARE_RENDERERS, figures
         print(f"four agents hold {figures}")

@@ -257,7 +257,7 @@ def test_a_cancelled_tool_call_stops_in_the_browser_and_frees_the_session(browse
         before = host_requests(browser)
         waiting = raw.start(
             "tools/call",
-            {"name": "interact", "arguments": {"action": "wait_for", "selector": "#never-there", "timeout_ms": 60_000}},
+            {"name": "interact", "arguments": {"action": "wait_for", "selector": "#never-there", "timeout": 60_000}},
         )
         until(lambda: host_requests(browser)["in_flight"] >= 1, 10, "the wait never reached the host")
         time.sleep(1)  # past the quick requests before it (which tab): the wait itself is in the browser
@@ -268,7 +268,7 @@ def test_a_cancelled_tool_call_stops_in_the_browser_and_frees_the_session(browse
         assert "result" in raw.ask("tools/list", timeout=2)
         found = raw.ask(
             "tools/call",
-            {"name": "interact", "arguments": {"action": "wait_for", "selector": "body", "timeout_ms": 5_000}},
+            {"name": "interact", "arguments": {"action": "wait_for", "selector": "body", "timeout": 5_000}},
             timeout=5,
         )
         assert not found["result"].get("isError"), found
