@@ -69,6 +69,8 @@ def realapps():
     from harness.servers import serve_folder
 
     missing = missing_apps()
+    if missing and os.environ.get("CI"):
+        pytest.fail(f"the real apps are not installed (under CI they must be): {missing}")
     if missing:
         pytest.skip(f"the real apps are not installed: {missing}")
     server = serve_folder(REALAPPS)

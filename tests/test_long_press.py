@@ -5,37 +5,20 @@ is not enough, as for a user; a held press is."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from conftest import mcp_client
 from harness.calls import refusal
-from harness.realapps import REALAPPS, answer, execute, load, mark, missing_apps, observe
-from harness.servers import serve_folder
+from harness.realapps import answer, execute, load, mark, observe
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.realapps]
-
-MISSING = missing_apps()
-if MISSING and not os.environ.get("CI"):
-    pytest.skip(MISSING, allow_module_level=True)
 
 STATE = "[document.getElementById('status').textContent, !!document.getElementById('draft')]"
 
 
-@pytest.fixture(scope="module")
-def page():
-    if MISSING:
-        pytest.fail(f"the real apps are not installed (under CI they must be): {MISSING}")
-    server = serve_folder(REALAPPS)
-    yield f"http://127.0.0.1:{server.server_address[1]}/actions/long-press.html"
-    server.shutdown()
-    server.server_close()
-
-
-async def test_a_held_press_deletes_where_a_click_does_not(browser, page):
+async def test_a_held_press_deletes_where_a_click_does_not(browser, realapps):
     async with mcp_client(read_timeout_seconds=60) as client:
-        await load(client, page)
+        await load(client, f"{realapps}/actions/long-press.html")
         button = mark((await observe(client)).annotations, "button", "Hold to delete")
         clicked = answer(await client.call_tool("interact", {"action": "click", "label": button["label"]}))
         assert clicked["did"].startswith("click at")

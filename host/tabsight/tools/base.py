@@ -66,8 +66,9 @@ class Tool:
             )
             object.__setattr__(self, "params", model)
 
-    @property
+    @functools.cached_property
     def by_mode(self) -> dict[str, Mode]:
+        """Each mode by its name (read on every call: made once)."""
         return {mode.name: mode for mode in self.modes}
 
     @property

@@ -117,11 +117,14 @@ def stale(label: Label, why: str, by_selector: bool = False) -> ToolError:
     return ToolError(f"{named} is from the annotation of {label.annotation.url}, and {why}.", Code.STALE_LABEL)
 
 
+#: the arguments that say where and on which tab, not what: the rest of a call's arguments are its action's inputs
+NOT_INPUTS = frozenset({*TARGET.fields, *DESTINATION.fields, "action", "tab_id"})
+
+
 async def act_on_target(session: Session, params: InteractParams, response: Response, to: Named | None = None) -> None:
     """The handler of an input action on the target (click, hover, scroll, type, select, press; drag ``to`` its
     destination): the extension's handler of the action does it (extension/service-worker/act/), given the call's other
     arguments as they came (the row's check has let through only those the action takes)."""
-    ends = {*TARGET.fields, *DESTINATION.fields, "action", "tab_id"}
-    inputs = {name: getattr(params, name) for name in given(params) if name not in ends}
+    inputs = {name: getattr(params, name) for name in given(params) if name not in NOT_INPUTS}
     result = await on_element(session, params.action, target(params), params.tab_id, to=to, **inputs)
     response.result = {"action": params.action, **result}
