@@ -32,9 +32,9 @@ TABSIGHT_RUNTIME_DIR is a fresh 0700 folder for the whole run, so the bench
 never meets a user's browser; the in-process part runs first and waits for
 its browser to end before `tabsight mcp` starts its own.
 
-Peers default to their install in /tmp/peers and are skipped when missing:
+Peers default to their install in bench/peers (pinned versions) and are skipped when missing:
 
-    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
+    bench/peers/install.sh
 
 docs/design.md targets: end to end p50 < 150 ms, discovery p50 < 20 ms, drawing p50 < 30 ms.
 Results are printed as a markdown table and written to bench/results/annotate.json.

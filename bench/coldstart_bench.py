@@ -45,9 +45,9 @@ is timed from the call: the browser's start, the page and the capture.
 Targets (issue 19): tabsight's first image p50 at most Playwright MCP's, and
 `tabsight shot`'s p50 at most Playwright MCP's first image p50.
 
-Peers default to their install in /tmp/peers and are skipped when missing:
+Peers default to their install in bench/peers (pinned versions) and are skipped when missing:
 
-    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
+    bench/peers/install.sh
 
 Results are printed as a markdown table and written to bench/results/coldstart.json.
 """

@@ -34,11 +34,12 @@ from harness.calls import Failed, percentile, text_of  # noqa: E402, F401
 from harness.processes import alive, descendants, host_pids, parent, pss_kb, rss_kb  # noqa: E402
 from harness.servers import CHROMIUM, serve, tabsight_server, workspace  # noqa: E402, F401
 
-#: where the peers are looked for; a script skips a peer that is missing
-PEERS = Path("/tmp/peers/node_modules")
+#: where the peers are looked for (bench/peers/install.sh puts them there, at pinned versions); a script skips
+#: a peer that is missing
+PEERS = Path(__file__).resolve().parent / "peers" / "node_modules"
 PLAYWRIGHT_MCP = PEERS / "@playwright/mcp/cli.js"
 DEVTOOLS_MCP = PEERS / "chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js"
-PEERS_INSTALL = "mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest"
+PEERS_INSTALL = "bench/peers/install.sh"
 #: the servers' names in the tables
 TABSIGHT = "tabsight"
 PLAYWRIGHT = "Playwright MCP"

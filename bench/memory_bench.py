@@ -22,9 +22,9 @@ from /proc:
   node process. RSS after the first image, the peak of samples taken every
   20 ms while the screenshots ran (a 1080p screenshot in flight), and after.
 
-Peers default to their install in /tmp/peers and are skipped when missing:
+Peers default to their install in bench/peers (pinned versions) and are skipped when missing:
 
-    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
+    bench/peers/install.sh
 
 docs/design.md targets (§7): host RSS below 60 MB and front below 80 MB with a 1080p
 screenshot in flight (judged on the peaks). Results are printed as a markdown

@@ -20,9 +20,9 @@ the measures, and tests/harness/axtree.py, the ground truth):
   `annotation_format: "compact"` when tabsight accepts that argument ("n/a" when it does not);
 - the tokens of Playwright MCP's `browser_snapshot` text (characters / 4) on the same page,
   Chromium and 1280x720 viewport, after `browser_navigate` and the same quiet wait
-  (`browser_evaluate`). The peer defaults to its install in /tmp/peers and is skipped when missing:
+  (`browser_evaluate`). The peer defaults to its install in bench/peers and is skipped when missing:
 
-    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
+    bench/peers/install.sh
 
 Targets per page (issue 15): recall, precision and names at least 0.95, every selector valid
 (states, whether an annotation's state agrees with Chromium's, has none).

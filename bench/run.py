@@ -19,7 +19,7 @@ Every figure in the report comes from a results file.
 the time they ran); --report-only runs none; --quick runs each with small
 counts, a smoke test whose report says so. The peers are installed with:
 
-    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
+    bench/peers/install.sh
 
 A full run takes about 17 minutes on 2 cores.
 

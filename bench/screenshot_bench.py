@@ -8,9 +8,9 @@ tabsight (embedded headless Chromium), Playwright MCP (`browser_take_screenshot`
 127.0.0.1), each through the official MCP SDK client, each having loaded the page once. The calls alternate in
 blocks: --block calls to tabsight, then --block to Playwright MCP, then to Chrome DevTools MCP, again and again
 until each has made --calls; so a change of the machine's load (2 cores, shared) falls on all of them alike.
-Peers default to their install in /tmp/peers and are skipped when missing:
+Peers default to their install in bench/peers (pinned versions) and are skipped when missing:
 
-    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
+    bench/peers/install.sh
 
 Three modes, one after the other, each with 5 uncounted calls per server first:
 

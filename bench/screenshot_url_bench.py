@@ -23,9 +23,9 @@ failure: counted in the table, not timed. A server whose warm-up fails (for
 tabsight, a build whose screenshot tool has no `url` yet) is skipped with the
 error it returned.
 
-Peers default to their install in /tmp/peers and are skipped when missing:
+Peers default to their install in bench/peers (pinned versions) and are skipped when missing:
 
-    mkdir -p /tmp/peers && cd /tmp/peers && npm install @playwright/mcp@latest chrome-devtools-mcp@latest
+    bench/peers/install.sh
 
 Results are printed as a markdown table and written to bench/results/screenshot_url.json.
 """
