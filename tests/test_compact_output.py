@@ -453,7 +453,9 @@ async def test_compact_labels_act_and_a_smaller_picture_keeps_css_bounds(browser
         )
         assert not typed.is_error, typed.content[0].text
         full = json.loads(text_of(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})))
-        small = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, "max_width": 640})
+        small = await client.call_tool(
+            "observe", {"what": "page", "annotate_screenshot": True, "max_width": 640, "full_map": True}
+        )
         assert json.loads(text_of(small))["annotations"] == full["annotations"]  # bounds in CSS px of the viewport
         data = json.loads(text_of(await client.call_tool("observe", {"what": "page", "page_text": 500})))
         assert "Order number: B-7" in data["page_text"]

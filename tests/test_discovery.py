@@ -24,7 +24,9 @@ async def goto(client, site, page: str) -> None:
 
 
 async def observe(client) -> dict:
-    return payload(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True}))
+    """An annotated look with its whole map, also when the page is unchanged since the last look."""
+    arguments = {"what": "page", "annotate_screenshot": True, "full_map": True}
+    return payload(await client.call_tool("observe", arguments))
 
 
 async def marks(client) -> dict[str, dict]:

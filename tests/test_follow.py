@@ -132,17 +132,22 @@ async def test_a_node_the_action_replaced_is_refused_not_followed(browser, site)
         assert (await record(client))["more"] == 1
 
 
-async def test_a_label_renamed_by_the_page_is_not_followed_by_another_action(browser, site):
-    """An action by a plain selector on a node whose label the page made stale leaves the label stale."""
+async def test_a_label_renamed_by_the_page_is_stale_until_an_answer_tells_its_new_name(browser, site):
+    """A node the page renamed by itself: its label is refused until an answer's changes tell the agent the new
+    name under that label (issue 33); then it acts on that node, which the agent now knows by its new name."""
     async with mcp_client() as client:
         marks = await annotated(client, site)
         tick = marks["tick 0"]["label"]
-        await run(client, "window.renameLater(0); return true")
-        payload(await client.call_tool("interact", {"action": "wait_for", "text": "tick 1"}))
+        renamed = "window.renameLater(0); await new Promise((r) => setTimeout(r, 50)); return document.getElementById('tick').textContent"
+        assert await run(client, renamed) == "tick 1"
+        assert f"label {tick} is stale" in refusal(await click(client, label=tick))
+        assert (await record(client))["ticks"] == 0
         answer = payload(await click(client, selector="p > #tick"))  # not the annotation's selector: plain
         assert "label_now" not in answer
-        assert f"label {tick} is stale" in refusal(await click(client, label=tick))
-        assert (await record(client))["ticks"] == 1
+        told = {item["label"]: item for item in answer["changes"]["changed"]}
+        assert told[tick]["name"] == "tick 1"
+        payload(await click(client, label=tick))
+        assert (await record(client))["ticks"] == 2
 
 
 async def test_fill_select_and_type_answer_the_value_each_field_holds(browser, site):

@@ -104,13 +104,27 @@ async def test_a_label_whose_element_was_replaced_by_an_identical_one_is_refused
 
 
 async def test_a_label_whose_element_changed_its_name_is_refused(browser, site):
+    """Renamed by the page, unknown to the agent: refused, never acted on."""
     async with mcp_client() as client:
         marks = await open_list(client, site)
-        payload(await click(client, marks["Rename"]["label"]))
+        await run(client, "document.getElementById('rename').click(); return true")  # not an action of the agent's
         message = refusal(await click(client, marks["Buy milk"]["label"]))
         assert f"label {marks['Buy milk']['label']} is stale: observe again" in message
         assert '"Buy milk (renamed)"' in message
         assert await page_state(client) == {"toggled": [], "renders": 1, "ticked": []}
+
+
+async def test_a_renamed_element_an_answer_told_of_keeps_its_label(browser, site):
+    """The agent's own click renamed another element: the answer's changes tell the new name under its label,
+    which then acts on that same element."""
+    async with mcp_client() as client:
+        marks = await open_list(client, site)
+        milk = marks["Buy milk"]["label"]
+        renamed = payload(await click(client, marks["Rename"]["label"]))
+        told = {item["label"]: item for item in renamed["changes"]["changed"]}
+        assert told[milk]["name"] == "Buy milk (renamed)" and told[milk]["role"] == "checkbox"
+        payload(await click(client, milk))
+        assert (await page_state(client))["ticked"] == ["Buy milk"]  # that same checkbox, whatever its text
 
 
 async def test_a_selector_copied_from_the_annotation_stands_for_the_element_it_marked(browser, site):

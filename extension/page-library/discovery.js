@@ -7,7 +7,7 @@
     MAX_TITLE, MAX_URL, INTERACTIVE, WIDGET_ROLES, EDITORS, documentId, collapse, clip, scopes, deepElementFromPoint, hits,
     inert, roundBox, knownSemantics, frameDocument, deepActiveElement,
     HIDEABLE, transparentOnly, pointerStandInOf, hitAtCentre, roleOf, idRefs, standInOf, identify, describe, scopedSelector, scopedStructural, selectorFor,
-    structuralSelector, selectorFields, keepAnnotation,
+    structuralSelector, selectorFields, keepAnnotation, unchangedSince, changesSince,
   } = globalThis.__tabsightParts;
 
   // How many of the interactive elements above, and below, the viewport are listed (the nearest).
@@ -411,7 +411,11 @@
     return count;
   }
 
-  function find({ target = 'interactive', selector = null, max = 50 }) {
+  // The elements an annotation marks. With `since` (the id of the agent's latest annotation of this page):
+  // `changes` (budget: at most so many characters of entries) answers what changed in that annotation's map
+  // instead of making a new one (labels.js changesSince); without, an annotation that would repeat that one
+  // answers `unchanged` and keeps its id.
+  function find({ target = 'interactive', selector = null, max = 50, since = null, changes = null }) {
     if (target === 'custom') {
       try {
         document.createDocumentFragment().querySelector(selector);
@@ -449,16 +453,22 @@
     }
     if (interactive) found = withoutNested(found);
     const ordered = numberingOrder(found, overlays);
-    const shownMarks = ordered.slice(0, max);
-    const answer = {
-      page: pageSummary(),
-      annotation: keepAnnotation(shownMarks.map(({ element }) => element)),
-      total_found: ordered.length,
-      elements: shownMarks.map(({ element, box, scope }) => ({
+    const marks = ordered.slice(0, max).map(({ element, box, scope }) => ({
+      element,
+      entry: {
         ...selectorFields(scopedSelector(element, scope), scopedStructural(element, scope)),
         ...describe(element),
         bounds: roundBox(box),
-      })),
+      },
+    }));
+    if (since && changes !== null) return { page: pageSummary(), changes: changesSince(since, marks, changes) };
+    const unchanged = since !== null && unchangedSince(since, marks);
+    const answer = {
+      page: pageSummary(),
+      annotation: unchanged ? since : keepAnnotation(marks),
+      total_found: ordered.length,
+      elements: marks.map(({ entry }) => entry),
+      ...(unchanged ? { unchanged } : {}),
     };
     if (interactive) answer.outside_viewport = outsideViewport(outside);
     const frames = crossOriginFrames(scopeList);

@@ -20,13 +20,77 @@
 
   // ---- labels: the elements an annotation marked ----
 
-  const annotations = new Map(); // id -> [{ ref: WeakRef<Element>, print: {tag, role, name} }], oldest first
+  // id -> [{ ref: WeakRef<Element>, print: {tag, role, name}, seen, box, shown }], oldest first: `seen`
+  // what the agent was told of the element (its entry but for selector and bounds), `box` its bounds then,
+  // `shown` whether it is in the agent's map now (a later answer's changes may have removed it)
+  const annotations = new Map();
 
-  function keepAnnotation(elements) {
+  // A new annotation of `marks` ({element, entry}: an element and its entry in the answer); its id.
+  function keepAnnotation(marks) {
     const id = crypto.randomUUID();
-    annotations.set(id, elements.map((element) => ({ ref: new WeakRef(element), print: fingerprint(element) })));
+    annotations.set(id, marks.map(markOf));
     while (annotations.size > MAX_ANNOTATIONS) annotations.delete(annotations.keys().next().value);
     return id;
+  }
+
+  const markOf = ({ element, entry }) =>
+    ({ ref: new WeakRef(element), print: fingerprint(element), seen: seenOf(entry), box: boxOf(entry), shown: true });
+  const seenOf = ({ selector, structural_selector: structural, bounds, ...described }) => JSON.stringify(described);
+  const boxOf = ({ bounds }) => JSON.stringify(bounds);
+  // About what an entry costs in an answer, which leaves out what repeats (observe.py lean)
+  const sizeOf = ({ role, name, text, state, selector, bounds }) =>
+    JSON.stringify({ label: 100, role, name, text: text === name ? undefined : text, state, selector, bounds }).length;
+
+  // Whether `marks` are annotation `id`'s, all of them, in the same order, each as the agent was told of it
+  // (bounds too): a look that would repeat the map.
+  function unchangedSince(id, marks) {
+    const marked = annotations.get(id);
+    if (!marked || marked.length !== marks.length) return false;
+    return marks.every(({ element, entry }, index) => {
+      const mark = marked[index];
+      return mark.shown && mark.ref.deref() === element && mark.seen === seenOf(entry) && mark.box === boxOf(entry);
+    });
+  }
+
+  // What changed in the agent's map of annotation `id` now that the viewport holds `marks`, as its own
+  // entries: marks added (a new label, or an old one back in view), changed (name, text or state; bounds
+  // alone are no change), removed (its labels). At most `budget` characters of entries, the changed first;
+  // what does not fit is counted (`more`) and left as it was: a label whose element changed and was not
+  // told stays stale, as before. A told change moves the label's fingerprint: it still names its node.
+  function changesSince(id, marks, budget) {
+    const marked = annotations.get(id);
+    if (!marked) return null;
+    const labelOf = new Map();
+    marked.forEach((mark, index) => { const element = mark.ref.deref(); if (element) labelOf.set(element, index + 1); });
+    const changes = { added: [], changed: [], removed: [], more: 0 };
+    let left = budget;
+    const fits = (size) => (size <= left ? ((left -= size), true) : (changes.more++, false));
+    const inView = new Set();
+    const fresh = [];
+    for (const { element, entry } of marks) {
+      const label = labelOf.get(element);
+      if (!label) { fresh.push({ element, entry }); continue; }
+      inView.add(label);
+      const mark = marked[label - 1];
+      if (!mark.shown) fresh.push({ element, entry, label });
+      else if (mark.seen !== seenOf(entry) && fits(sizeOf(entry))) {
+        Object.assign(mark, { print: fingerprint(element), seen: seenOf(entry), box: boxOf(entry) });
+        changes.changed.push({ label, ...entry });
+      }
+    }
+    for (const { element, entry, label } of fresh) {
+      if (!fits(sizeOf(entry))) continue;
+      if (label) Object.assign(marked[label - 1], markOf({ element, entry }));
+      else marked.push(markOf({ element, entry }));
+      inView.add(label ?? marked.length);
+      changes.added.push({ label: label ?? marked.length, ...entry });
+    }
+    marked.forEach((mark, index) => {
+      if (!mark.shown || inView.has(index + 1) || !fits(String(index + 1).length + 1)) return;
+      mark.shown = false;
+      changes.removed.push(index + 1);
+    });
+    return changes;
   }
 
   // The control behind the mark: a label standing in for a hidden radio is that radio.
@@ -92,8 +156,9 @@
     const { element, before, seen, marks } = current;
     const now = fingerprint(element);
     if (!samePrint(now, seen) || now.tag !== before.tag || now.role !== before.role) return null;
-    for (const { mark } of marks) if (samePrint(mark.print, before)) mark.print = now;
     const described = describe(element);
+    // the answer tells what it became (label_now): the next changes need not repeat it
+    for (const { mark } of marks) if (samePrint(mark.print, before)) Object.assign(mark, { print: now, seen: seenOf(described) });
     if (now.name === before.name && stateShown(described.state) === current.state) return null;
     return { labels: marks.map(({ id, label }) => ({ annotation: id, label })), ...described };
   }
@@ -102,5 +167,5 @@
   const resolveTarget = (target) => (typeof target === 'string' ? resolve(target) : resolveLabel(target));
   const targetName = (target) => (typeof target === 'string' ? target : target.selector ?? `label ${target.label}`);
 
-  Object.assign(globalThis.__tabsightParts ??= {}, { keepAnnotation, resolveTarget, targetName, beginFollow, sawFollowed, endFollow });
+  Object.assign(globalThis.__tabsightParts ??= {}, { keepAnnotation, unchangedSince, changesSince, resolveTarget, targetName, beginFollow, sawFollowed, endFollow });
 })();

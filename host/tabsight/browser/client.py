@@ -314,9 +314,22 @@ class BrowserClient:
         ``max_chars``; how many characters were left out past that budget, above and below the viewport."""
         return await self._ask(Method.PAGE_OUTLINE, {"tab_id": tab_id, "max_chars": max_chars}, CAPTURE)
 
-    async def find_elements(self, tab_id: int, target: str, selector: str | None, limit: int) -> dict[str, Any]:
-        """``{page, elements, total_found}``: what an annotation marks."""
-        request = {"tab_id": tab_id, "target": target, "selector": selector, "max": limit}
+    async def find_elements(
+        self,
+        tab_id: int,
+        target: str,
+        selector: str | None,
+        limit: int,
+        since: str | None = None,
+        changes: int | None = None,
+    ) -> dict[str, Any]:
+        """``{page, annotation, elements, total_found}``: what an annotation marks (``unchanged: true`` and the
+        annotation ``since`` when it would repeat that one). With ``changes`` (a budget in characters):
+        ``{page, changes: {added, changed, removed, more}}``, what changed in annotation ``since``'s map, or
+        ``changes: null`` when the page no longer keeps it."""
+        request = {"tab_id": tab_id, "target": target, "selector": selector, "max": limit, "since": since}
+        if changes is not None:
+            request["changes"] = changes
         return await self._ask(Method.ELEMENTS_FIND, request, CAPTURE)
 
     async def telemetry(

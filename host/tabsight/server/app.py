@@ -23,7 +23,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INVALID_PARAMS
 
-from .. import __version__, pagecontent
+from .. import __version__, pagecontent, vision
 from ..session.state import Session
 from ..tools import TOOLS, dispatch
 from .handshake import INSTRUCTIONS, NAME, Early
@@ -61,6 +61,8 @@ def build_server(session: Session, early: Early | None = None) -> Server:
         pusher.client = ctx.session  # where streamed alerts go from now on
         if not session.browsers.client_name:
             session.browsers.client_name = _client_name(ctx.session.client_params)
+            info = ctx.session.client_params.client_info if ctx.session.client_params is not None else None
+            session.vision = vision.of_client(f"{info.name} {info.title or ''}" if info is not None else "")
         # notifications/progress while it runs, each second, saying what it does (progress.py);
         # the SDK sends them only to a caller that asked (a progressToken)
         call = functools.partial(dispatch.call, session, params.name, params.arguments)

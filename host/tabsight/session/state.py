@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from .. import bounded
+from .. import bounded, vision
 from ..browser.client import BrowserClient
 from ..browser.connection import BrowserConnection
 from ..errors import Code, ToolError
@@ -33,6 +33,20 @@ class Annotation:
     selectors: list[str]
     #: the page's id of this annotation: with a number, it names the element that number marked
     id: str
+    #: how its elements were found (observe's annotation_target, annotation_selector, max_annotations): an
+    #: action's answer finds them so again to tell what changed
+    target: str = "interactive"
+    custom_selector: str | None = None
+    limit: int = 50
+    #: the form the agent was shown it in (observe's annotation_format): a look in another form is no repeat
+    form: str = "json"
+
+    def place(self, number: int, selector: str) -> None:
+        """Label ``number`` (a new one, or one back in view) names the element of ``selector``."""
+        if number > len(self.selectors):
+            self.selectors.extend([""] * (number - len(self.selectors)))
+        if not self.selectors[number - 1]:
+            self.selectors[number - 1] = selector
 
 
 @dataclass(frozen=True)
@@ -52,9 +66,19 @@ class Labels:
         self.annotation: Annotation | None = None
 
     def remember(
-        self, client: BrowserClient, tab_id: int, page: dict[str, Any], selectors: list[str], annotation_id: str
+        self,
+        client: BrowserClient,
+        tab_id: int,
+        page: dict[str, Any],
+        selectors: list[str],
+        annotation_id: str,
+        found_by: tuple[str, str | None, int] = ("interactive", None, 50),
+        form: str = "json",
     ) -> None:
-        self.annotation = Annotation(client.id, tab_id, page["document"], page["url"], selectors, annotation_id)
+        """A new annotation, or the same one again (a look that found the page unchanged)."""
+        self.annotation = Annotation(
+            client.id, tab_id, page["document"], page["url"], selectors, annotation_id, *found_by, form
+        )
 
     def get(self, number: int) -> Label:
         """Label ``number`` of the latest annotation; else a label is stale, as one from an annotation before
@@ -125,6 +149,8 @@ class Session:
         self.autoshots = AutoScreenshots()
         #: the most characters of text one answer carries (configure answers)
         self.answer_chars = bounded.ANSWER_CHARS
+        #: what the MCP client's model keeps of an image (from initialize's clientInfo: server/app.py)
+        self.vision = vision.DEFAULT
 
     def _on_browser_event(self, event: str, data: dict[str, Any]) -> None:
         if event == "alert":

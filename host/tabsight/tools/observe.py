@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from .. import images, redact
+from .. import images, redact, vision
 from ..browser.client import BrowserClient
 from ..limits import MAX_BODY_CHARS
 from ..session.state import Session
@@ -95,6 +95,8 @@ class ObserveParams(Params):
     annotation_selector: str | None = Field(default=None, min_length=1, max_length=1024)
     max_annotations: int = Field(default=50, ge=1, le=100)
     annotation_format: Literal["json", "compact"] = "json"
+    image: bool = True
+    full_map: bool = False
     page_text: int = Field(default=0, ge=0, le=PAGE_TEXT_MAX)
     max_width: int | None = Field(default=None, ge=16, le=8000)
     max_height: int | None = Field(default=None, ge=16, le=8000)
@@ -145,37 +147,52 @@ async def _page(session: Session, params: ObserveParams, response: Response) -> 
 async def _annotate(
     session: Session, client: BrowserClient, tab_id: int, params: ObserveParams, response: Response
 ) -> None:
-    found = await client.find_elements(
-        tab_id, params.annotation_target, params.annotation_selector, params.max_annotations
+    latest = session.labels.annotation
+    since = (
+        latest.id
+        if latest is not None
+        and not params.full_map
+        and (latest.browser, latest.tab_id, latest.form) == (client.id, tab_id, params.annotation_format)
+        else None
     )
+    found_by = (params.annotation_target, params.annotation_selector, params.max_annotations)
+    found = await client.find_elements(tab_id, *found_by, since=since)
     taken = images.ENCODINGS["annotated_capture"]
-    shot = await client.capture(tab_id, taken.format, taken.quality)
+    shot = await client.capture(tab_id, taken.format, taken.quality) if params.image else None
     outline = await client.page_outline(tab_id, params.page_text) if params.page_text else None
     page = found["page"]
     answer_selectors(found["elements"])
     for side in (found.get("outside_viewport") or {}).values():
         answer_selectors(side.get("elements", []))
     annotations = [{"label": n, **element} for n, element in enumerate(found["elements"], 1)]
-    from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and most never annotate
-
-    captured = shot.pictures[0]
-    fit = min(
-        1.0,
-        (params.max_width or captured.width) / captured.width,
-        (params.max_height or captured.height) / captured.height,
+    session.labels.remember(
+        client,
+        tab_id,
+        page,
+        [item["selector"] for item in annotations],
+        found["annotation"],
+        found_by,
+        params.annotation_format,
     )
-    size = (max(1, round(captured.width * fit)), max(1, round(captured.height * fit)))
-    picture, _badges = annotate.draw(shot.image, annotations, page["viewport"]["width"], size)
-    session.labels.remember(client, tab_id, page, [item["selector"] for item in annotations], found["annotation"])
-    response.remember_screenshot(shot.image)
-    session.screenshots.saw_viewport(client.id, tab_id, page["viewport"])
-    response.add_image(images.encode(picture, "annotated"), images.ENCODINGS["annotated"].mime_type)
+    if shot is not None:
+        from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and most never annotate
+
+        captured = shot.pictures[0]
+        size = vision.look_size(captured.width, captured.height, session.vision, params.max_width, params.max_height)
+        picture, _badges = annotate.draw(shot.image, annotations, page["viewport"]["width"], size)
+        response.remember_screenshot(shot.image)
+        session.screenshots.saw_viewport(client.id, tab_id, page["viewport"])
+        response.add_image(images.encode(picture, "annotated"), images.ENCODINGS["annotated"].mime_type)
     if params.annotation_format == "compact":
         response.result = compact(found, annotations, outline, params.page_text)
         return
     response.result = {
         "page": {key: page[key] for key in ("url", "title", "viewport")} | {"readyState": page["ready_state"]},
-        "annotations": [lean(item) for item in annotations],
+        **(
+            {"unchanged": unchanged_line(len(annotations))}
+            if found.get("unchanged")
+            else {"annotations": [lean(item) for item in annotations]}
+        ),
         "total_found": found["total_found"],
     }
     if outside := outside_viewport(found.get("outside_viewport")):
@@ -277,8 +294,10 @@ def compact(
         if annotations
         else f"0 of {found['total_found']} found",
     ]
-    for item in page_fields(annotations):
-        lines.append(f"{item['label']} {_compact_element(item, _facts(item))}")
+    if found.get("unchanged"):
+        lines[1] = unchanged_line(len(annotations))
+    else:
+        lines += [f"{item['label']} {_compact_element(item, _facts(item))}" for item in page_fields(annotations)]
     outside = outside_viewport(found.get("outside_viewport"))
     for side in ("above", "below"):
         if outside and side in outside:
@@ -291,6 +310,15 @@ def compact(
     if outline is not None:
         lines += ["page text:", outline_text(outline, budget)]
     return "\n".join(lines)
+
+
+def unchanged_line(count: int) -> str:
+    """What a look says instead of the map it would repeat."""
+    labels = f"labels 1-{count}" if count > 1 else "label 1" if count else "no labels"
+    return (
+        f"unchanged since your last look and the changes answers told you since: the same marks ({labels}), "
+        "names, states and bounds; full_map: true lists them again"
+    )
 
 
 def _compact_element(item: dict[str, Any], facts: list[str]) -> str:
@@ -350,6 +378,8 @@ _TELEMETRY_FIELDS = {
 }
 #: the fields that shape an annotated screenshot, which only count with annotate_screenshot
 _ANNOTATION_SHAPES = (
+    "image",
+    "full_map",
     "annotation_target",
     "annotation_selector",
     "max_annotations",
@@ -411,6 +441,9 @@ TOOL = Tool(
                     "of the viewport."
                 ),
                 "max_height": "downscale the annotated picture to at most this height.",
+                "image": "false: the map (and page_text) without the picture, when you need no look at the page.",
+                "full_map": "true: the whole map even when the page is unchanged since your last look (which "
+                "otherwise says so in a line).",
             },
         ),
         Mode("tabs", "the connected browsers and their tabs, and which tab is tracked.", _tabs),

@@ -16,10 +16,16 @@ async def fill(session: Session, params: InteractParams, response: Response) -> 
     """Each field set in turn (``set``: typed, selected or checked as it takes it, and read back); the answer
     gives each field's value now. A field that fails ends the call: the error names it, and what was set."""
     done: list[dict[str, Any]] = []
-    for number, field in enumerate(params.fields or [], 1):
+    fields = params.fields or []
+    for number, field in enumerate(fields, 1):
         try:
             result = await on_element(
-                session, "set", Named(field.label, field.selector), params.tab_id, value=field.value
+                session,
+                "set",
+                Named(field.label, field.selector),
+                params.tab_id,
+                report_changes=number == len(fields),
+                value=field.value,
             )
         except (ToolError, BrowserError) as exc:
             filled = f" Set before it: {', '.join(item['field'] for item in done)}." if done else " Nothing was set."
@@ -37,6 +43,8 @@ async def fill(session: Session, params: InteractParams, response: Response) -> 
             }
         )
     response.result = {"action": "fill", "fields": done}
+    if "changes" in result:  # the last field's answer tells what the whole fill changed
+        response.result["changes"] = result["changes"]
 
 
 MODES = (

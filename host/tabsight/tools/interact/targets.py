@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ...browser.client import End
+from ...browser.client import BrowserClient, End
 from ...errors import BrowserError, Code, ToolError
 from ...session.state import Label, Session
 from ..modes import given
-from ..observe import lean
+from ..observe import answer_selectors, lean
 from ..response import Response
 from .params import DESTINATION, TARGET, InteractParams
 
@@ -40,10 +40,12 @@ async def on_element(
     target: Named,
     tab_id: int | None,
     to: Named | None = None,
+    report_changes: bool = True,
     **details: Any,
 ) -> dict[str, Any]:
     """One input action on a label's element, a selector's, or a point (a drag: from there ``to`` another): the
-    extension's answer, with the labels."""
+    extension's answer, with the labels, and (``report_changes``) what the action changed in the agent's map of
+    the page (``page_changes``)."""
     label = session.labels.get(target.label) if target.label is not None else None
     to_label = session.labels.get(to.label) if to is not None and to.label is not None else None
     named = label or to_label  # both are of the latest annotation
@@ -79,12 +81,61 @@ async def on_element(
             raise stale(named, f"its element is gone ({exc.message})") from None
         raise
     now = _label_now(session, client.id, tab_id, result.pop("followed", None))
-    return {
+    answer = {
         **({"label": label.number} if label else {}),
         **({"to_label": to_label.number} if to_label else {}),
         **result,
         **({"label_now": now} if now else {}),
     }
+    if report_changes and not result.get("navigated"):
+        changes = await page_changes(session, client, tab_id)
+        if changes is not None:
+            answer["changes"] = changes
+    return answer
+
+
+#: the most characters of entries an action's changes carry (the page counts them as it lays them out, before
+#: lean() leaves out what repeats): within 400 tokens with the JSON around them, by a real tokenizer too
+CHANGES_CHARS = 1_000
+
+
+async def page_changes(session: Session, client: BrowserClient, tab_id: int) -> dict[str, Any] | str | None:
+    """What changed in the agent's map of this page since its latest look, as that map's own entries: marks
+    ``added`` (new labels, or old ones back in view), ``changed`` (name, text or state), ``removed`` (labels),
+    and ``more``, how many changes did not fit; "none" when nothing changed. None when the session has no map
+    of this tab's document (a new page: its labels are stale, and a look makes a new map). An action's own
+    target is not repeated here: label_now tells what it became."""
+    annotation = session.labels.annotation
+    if annotation is None or (annotation.browser, annotation.tab_id) != (client.id, tab_id):
+        return None
+    try:
+        found = await client.find_elements(
+            tab_id,
+            annotation.target,
+            annotation.custom_selector,
+            annotation.limit,
+            since=annotation.id,
+            changes=CHANGES_CHARS,
+        )
+    except BrowserError:  # the page went away under it: the action's own answer stands
+        return None
+    changes = found.get("changes")
+    if not changes or found["page"].get("document") != annotation.document:
+        return None
+    answer_selectors(changes["added"] + changes["changed"])
+    for item in changes["added"]:
+        annotation.place(item["label"], item["selector"])
+    shown: dict[str, Any] = {
+        "added": [lean(item) for item in changes["added"]],
+        "changed": [lean(item) for item in changes["changed"]],
+        "removed": changes["removed"],
+        "more": changes["more"],
+    }
+    shown = {key: value for key, value in shown.items() if value}
+    if "more" in shown:
+        more = shown["more"]
+        shown["more"] = f"{more} more change{'s' if more > 1 else ''} not shown: observe for the whole map"
+    return shown or "none"
 
 
 def _label_now(session: Session, browser: str, tab_id: int, followed: dict[str, Any] | None) -> dict[str, Any] | None:
