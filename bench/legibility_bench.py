@@ -369,6 +369,23 @@ def width_table(pages: dict, widths: tuple[int, ...], field: str, words: str) ->
     return lines
 
 
+def relative(pages: dict, widths: tuple[int, ...]) -> dict:
+    """Each page's legibility at each width over its legibility at the widest (today's look)."""
+    widest = str(max(widths))
+    return {
+        page: {
+            "words": row["words"],
+            "legibility": {
+                w: value / row["legibility"][widest]
+                for w, value in row["legibility"].items()
+                if row["legibility"][widest]
+            },
+        }
+        for page, row in pages.items()
+        if widest in row["legibility"]
+    }
+
+
 def tables(result: dict, widths: tuple[int, ...]) -> str:
     pages = result["pages"]
     sizes = {w: next((row["sizes"][str(w)] for row in pages.values() if str(w) in row["sizes"]), None) for w in widths}
@@ -382,11 +399,27 @@ def tables(result: dict, widths: tuple[int, ...]) -> str:
         *width_table(pages, widths, "legibility", "words"),
         f"| image tokens | | {tokens} |",
         "",
+        "## Kept of today's look: legibility at the width / legibility at 1280 (the downscale's own cost)",
+        "",
+        *width_table(relative(pages, widths), widths, "legibility", "words"),
+        "",
         "## The same, whole-image OCR (one pass; tesseract loses boxed words, so harsher)",
         "",
         *width_table(pages, widths, "whole_image_legibility", "whole_image_words"),
     ]
     encodings = result["encodings"]
+    if PLAIN in encodings:
+        control = {
+            page: {"words": row["words"], "legibility": {w: c["pages"][page] for w, c in encodings[PLAIN].items()}}
+            for page, row in pages.items()
+        }
+        control_widths = tuple(sorted((int(w) for w in encodings[PLAIN]), reverse=True))
+        out += [
+            "",
+            "## Control: the full screenshot shrunk to the width, no badges, PNG (the downscale alone)",
+            "",
+            *width_table(control, control_widths, "legibility", "words"),
+        ]
     if encodings:
         enc_widths = sorted({int(w) for v in encodings.values() for w in v}, reverse=True)
         out += [
