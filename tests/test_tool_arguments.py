@@ -235,6 +235,14 @@ def test_each_tool_that_quotes_pages_says_the_convention_once():
     )
 
 
+def test_the_tool_list_stays_within_its_budget():
+    """What every client puts in the model's context: at most 0.6x Playwright MCP 0.0.83's tool list (5,075
+    tokens, bench/toollist_bench.py), here as characters / 4, one of the counts the bench takes the worse of."""
+    listed = [tool.definition().model_dump(by_alias=True, exclude_none=True, mode="json") for tool in TOOLS.values()]
+    characters = sum(len(json.dumps(tool, separators=(",", ":"), ensure_ascii=False)) for tool in listed)
+    assert characters / 4 <= 0.6 * 5_075, characters
+
+
 @pytest.mark.parametrize(
     ("host_version", "extension_version", "fix"),
     [("0.0.1", None, "restart the browser"), (None, "0.0.1", "reload the extension at chrome://extensions")],
