@@ -63,11 +63,13 @@ class Cookie(BaseModel):
 
     name: str
     value: str
-    domain: str | None = Field(default=None, description="Defaults to the URL's host (that host only).")
+    domain: str | None = Field(default=None, json_schema_extra={"detail": "Default: the URL's host only."})
     path: str = "/"
     httpOnly: bool = False
     secure: bool = False
-    expires: float | None = Field(default=None, description="Unix time in seconds; past ones are not sent.")
+    expires: float | None = Field(
+        default=None, description="Unix seconds.", json_schema_extra={"detail": "Past ones are not sent."}
+    )
     sameSite: Literal["Strict", "Lax", "None"] | None = None
 
 

@@ -69,7 +69,8 @@ OBSERVE_LABELS = "observe({what:'page', annotate_screenshot:true})"
 HINTS: dict[Code, str] = {
     Code.BAD_REQUEST: "Fix the argument the message names (the tool's schema lists the allowed values).",
     Code.CANCELLED: "The call was cancelled before it finished; call again if it is still wanted.",
-    Code.TIMEOUT: "The page or browser may be busy; call again, or with a larger timeout.",
+    Code.TIMEOUT: "The page or browser may be busy; call again, or with a larger timeout (many clients give up on a "
+    "call at 60 s: to wait longer, wait in steps).",
     Code.INTERNAL: "Call again; if it keeps failing, `tabsight doctor` checks the setup.",
     Code.NO_TAB: "Call observe({what:'tabs'}) for the open tabs and configure({action:'track', tab_id}) to pick one.",
     Code.TAB_GONE: "Look at the tab now tracked (observe, screenshot). Call again to act there, or pick a tab: "
@@ -83,8 +84,8 @@ HINTS: dict[Code, str] = {
     "on_busy:'wait'}) to wait for it; or open a tab of your own: interact({action:'open_tab', url}).",
     Code.RESTRICTED_PAGE: "Navigate the tab to a web page, or track another tab (observe({what:'tabs'})).",
     Code.NAVIGATION_FAILED: "Check the URL, and that its server is running and reachable from the browser.",
-    Code.NAVIGATION_TIMEOUT: "Pass a larger 'timeout' (with screenshot, waitForNetworkIdle: false suits a page "
-    "that keeps the network busy).",
+    Code.NAVIGATION_TIMEOUT: "Pass a larger 'timeout', up to 60000 for most clients (with screenshot, "
+    "waitForNetworkIdle: false suits a page that keeps the network busy).",
     Code.CAPTURE_FAILED: "Call again; if the tab keeps failing, reload it or capture another tab.",
     Code.VIEWPORT_FAILED: "Ask for a smaller width and height: the screen may be too small for that window.",
     Code.ELEMENT_NOT_FOUND: f"Check the selector, or call {OBSERVE_LABELS} and use a label.",

@@ -8,16 +8,25 @@ changes the session, asks the browser, and adds what it found to the
 ``Response`` (``tabsight.tools.response``), which alone lays out the MCP
 result. It raises ``ToolError`` (or lets ``BrowserError`` through) for
 anything the caller should read as an error.
+
+Two schemas come of one declaration. The one clients list (``Tool.schema``), which every client puts in the
+model's context, is lean: each description a short text, no pydantic noise (titles, an optional argument's
+``anyOf`` with null, null defaults, ``$defs``, a string's length limits), every type, numeric range, array size,
+enum, pattern and default kept. The one docs/tools.md is written from (``Tool.documented``) has each description
+followed by its detail (a field's ``detail(...)``, a row's ``Meaning`` and ``detail``). Validation is the
+model's either way, never the schema's.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic.config import JsonDict
 
 from .. import pagecontent
 from ..errors import ToolError
@@ -41,7 +50,7 @@ class Params(BaseModel):
 @dataclass(frozen=True, eq=False)
 class Tool:
     name: str
-    #: "{modes}" in it becomes the modes' names
+    #: what the tool is for, in a sentence or two; "{modes}" in it becomes the modes' names
     description: str
     params: type[Params]
     #: a tool without modes: its one handler
@@ -56,6 +65,8 @@ class Tool:
     error_prefix: str = ""
     #: whether its answers may quote a page: they are then page-content regions, and its description says so
     quotes_pages: bool = True
+    #: what docs/tools.md says of the tool after its description (clients list the description only)
+    detail: str = ""
 
     def __post_init__(self) -> None:
         if self.modes:  # the discriminator's allowed values are the modes' names, listed nowhere else
@@ -84,15 +95,21 @@ class Tool:
     def definition(self) -> types.Tool:
         import mcp_types as types  # here: `tabsight shot` runs tools without the MCP SDK
 
+        # MCP assumes readOnlyHint false and openWorldHint true: only a read-only tool has a hint to give
         return types.Tool(
             name=self.name,
             description=self.text,
             input_schema=self.schema(),
-            annotations=types.ToolAnnotations(read_only_hint=self.is_read_only, open_world_hint=True),
+            annotations=types.ToolAnnotations(read_only_hint=True) if self.is_read_only else None,
         )
 
     def schema(self) -> dict[str, Any]:
-        return _schema_of(self)
+        """The JSON schema clients list: short descriptions, no pydantic noise."""
+        return _schema_of(self, full=False)
+
+    def documented(self) -> dict[str, Any]:
+        """The JSON schema docs/tools.md is written from: each description with its detail, ``$defs`` inlined."""
+        return _schema_of(self, full=True)
 
     def parse(self, arguments: dict[str, Any] | None) -> Params:
         try:
@@ -112,20 +129,100 @@ class Tool:
         await handler(session, params, response)
 
 
+#: the key of a field's detail in its pydantic schema (``detail``): docs/tools.md's, left out of what clients list
+DETAIL = "detail"
+
+
+def detail(text: str) -> JsonDict:
+    """A field's ``json_schema_extra``: what docs/tools.md says after its description, and clients are not sent."""
+    return {DETAIL: text}
+
+
 @functools.cache
-def _schema_of(tool: Tool) -> dict[str, Any]:
-    """A tool's JSON schema, its descriptions written from its modes where it has them."""
-    if not tool.modes:
-        return schema(tool.params)
-    written = copy.deepcopy(schema(tool.params))
-    describe(written, tool.by_mode, tool.discriminator, tool.params.groups)
-    return written
+def _schema_of(tool: Tool, full: bool) -> dict[str, Any]:
+    """A tool's JSON schema, its descriptions written from its modes where it has them: for clients (lean) or for
+    the docs (``full``: with the details)."""
+    written = _inline(copy.deepcopy(schema(tool.params)))
+    if full:
+        _with_details(written)
+    if tool.modes:
+        describe(written, tool.by_mode, tool.discriminator, tool.params.groups, full)
+    return written if full else _lean(written)
 
 
 @functools.cache
 def schema(model: type[BaseModel]) -> dict[str, Any]:
     """A model's JSON schema, built once (pydantic rebuilds it on every call, in milliseconds)."""
     return model.model_json_schema()
+
+
+def _inline(node: dict[str, Any]) -> dict[str, Any]:
+    """The schema with each ``$ref`` replaced by the definition it names, and no ``$defs`` (tabsight's models nest
+    a few small objects, none recursive). A nested model's docstring, which pydantic makes its description, is
+    its detail: the field that holds it says what clients need."""
+    definitions = node.pop("$defs", {})
+
+    def resolved(value: Any, seen: tuple[str, ...] = ()) -> Any:
+        if isinstance(value, list):
+            return [resolved(item, seen) for item in value]
+        if not isinstance(value, dict):
+            return value
+        if "$ref" in value:
+            name = value["$ref"].rsplit("/", 1)[-1]
+            assert name not in seen, f"recursive model {name}: its schema cannot be inlined"
+            rest = {key: item for key, item in value.items() if key != "$ref"}
+            definition = dict(definitions[name])
+            if "description" in definition:
+                definition[DETAIL] = inspect.cleandoc(definition.pop("description")).replace("\n", " ")
+            return resolved({**definition, **rest}, (*seen, name))
+        return {key: resolved(item, seen) for key, item in value.items()}
+
+    return resolved(node)
+
+
+def _with_details(node: Any) -> None:
+    """Each description followed by its field's detail, for the docs."""
+    if isinstance(node, list):
+        for item in node:
+            _with_details(item)
+    elif isinstance(node, dict):
+        if DETAIL in node and isinstance(node[DETAIL], str):
+            text = node.pop(DETAIL)
+            node["description"] = f"{node['description']} {text}" if node.get("description") else text
+        for key, value in node.items():
+            if key != "description":
+                _with_details(value)
+
+
+#: what the schema clients list leaves out: pydantic's titles, the docs' details, and a string's length limits
+#: (guards against megabytes, which no caller comes near; docs/tools.md gives them, and an error names the one
+#: exceeded). Numeric ranges, array sizes, enums and patterns stay.
+LEFT_OUT = frozenset({"title", DETAIL, "minLength", "maxLength"})
+
+
+def _lean(node: Any, keys_are_names: bool = False) -> Any:
+    """The schema as clients get it: no ``LEFT_OUT`` keywords, an optional argument's ``anyOf`` with null made the
+    type it is when given (its range, enum and pattern kept), no null defaults, no ``additionalProperties: true``
+    (what a schema says without it). A client may still send null where the model takes it: the model, not the
+    schema, validates."""
+    if isinstance(node, list):
+        return [_lean(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if keys_are_names:  # a "properties" object: its keys are the arguments' names (one may be called "title")
+        return {name: _lean(value) for name, value in node.items()}
+    options = node.get("anyOf")
+    if options is not None:
+        given = [option for option in options if option != {"type": "null"}]
+        rest = {key: value for key, value in node.items() if key != "anyOf"}
+        node = {**given[0], **rest} if len(given) == 1 else {**rest, "anyOf": given}
+    return {
+        key: _lean(value, keys_are_names=key == "properties")
+        for key, value in node.items()
+        if key not in LEFT_OUT
+        and not (key == "default" and value is None)
+        and not (key == "additionalProperties" and value is True)
+    }
 
 
 def explain(exc: ValidationError, model: type[BaseModel]) -> str:

@@ -12,26 +12,32 @@ from ..alerts import TAXONOMY, EventFilter
 from ..session.autoshot import CaptureSettings
 from ..session.state import Session
 from ..session.streaming import StreamConfig
-from .base import Params, Tool
+from .base import Params, Tool, detail
 from .emulation import EmulationParams, emulate
-from .modes import Mode, OneOf
+from .modes import Meaning, Mode, OneOf
 from .response import Response
 
 
 class CaptureSettingsParams(Params):
     screenshot_mode: Literal["off", "on", "errors_only"] = Field(
-        description="on: every observe and generate answer ends with a fresh JPEG of the tracked tab; errors_only: "
-        "only observe({what:'errors'}) answers; off (the default)."
+        json_schema_extra=detail(
+            "on: every observe and generate answer ends with a fresh JPEG of the tracked tab; errors_only: only "
+            "observe({what:'errors'}) answers; off (the default)."
+        ),
     )
-    cooldown_seconds: float = Field(default=5, ge=0, le=3600, description="At least this long between two.")
-    session_limit: int = Field(default=10, ge=1, le=1000, description="At most this many in this session.")
+    cooldown_seconds: float = Field(
+        default=5, ge=0, le=3600, json_schema_extra=detail("At least this long between two.")
+    )
+    session_limit: int = Field(
+        default=10, ge=1, le=1000, json_schema_extra=detail("At most this many in this session.")
+    )
 
 
 class ConfigureParams(Params):
     #: the setting: one of the rows' names (the tool makes it their Literal)
     action: str
     settings: CaptureSettingsParams | None = None
-    tab_id: int | None = None
+    tab_id: int | None = Field(default=None, description="As observe({what:'tabs'}) lists it.")
     browser: str | None = None
     streaming_action: Literal["enable", "disable", "status"] | None = None
     events: list[EventFilter] = Field(default=["all"], min_length=1)
@@ -136,114 +142,139 @@ def _named_user_tab(params: ConfigureParams) -> None:
 
 TOOL = Tool(
     name="configure",
-    description="Session settings, one per action: {modes}. observe({what:'tabs'}) shows the tabs, their owners and "
-    "leases.",
+    description="Session settings, one per action.",
+    detail="observe({what:'tabs'}) shows the tabs, their owners and leases.",
     params=ConfigureParams,
     modes=(
         Mode(
             "track",
-            "choose the tab (and browser) this session works on.",
+            "the tab (and browser) to work on.",
             _track,
             needs=("tab_id",),
             fields={
-                "tab_id": "the tab, as listed by observe({what:'tabs'}).",
-                "browser": "the browser's id from observe({what:'tabs'}); needed only when several browsers are "
-                "connected and the tab id is ambiguous.",
+                "tab_id": "",
+                "browser": Meaning(
+                    "if tab ids are ambiguous.",
+                    "As observe({what:'tabs'}) gives it; needed only when several browsers are connected and the "
+                    "tab id is ambiguous.",
+                ),
             },
         ),
         Mode(
             "capture",
-            "screenshots that come by themselves (settings.screenshot_mode).",
+            "a screenshot after answers (settings).",
             _capture,
             needs=("settings",),
-            fields={"settings": "the settings, e.g. {screenshot_mode: 'on'}."},
+            fields={"settings": "e.g. {screenshot_mode:'on'}."},
         ),
         Mode(
             "streaming",
-            "push alerts to this session as they happen (MCP notifications), within a throttle; the "
-            "answer says whether they reach this client.",
+            "push alerts as they happen (streaming_action).",
             _streaming,
+            detail="As MCP notifications, within a throttle; the answer says whether they reach this client.",
             needs=("streaming_action",),
             fields={
-                "streaming_action": "enable (with the settings below), disable (clears pending), status.",
-                "events": "alert categories to push. errors also covers error spikes (anomaly); performance also "
-                "covers regressions; picked: the user pointed at an element (observe what=picked).",
-                "throttle_seconds": "at most one notification per this.",
-                "url_filter": f"{', '.join(c.name for c in TAXONOMY if c.url_filtered)} alerts only for URLs "
-                "containing this.",
-                "severity_min": "lowest severity.",
+                "streaming_action": Meaning("", "enable takes the settings below; disable clears what is pending."),
+                "events": Meaning(
+                    "",
+                    "errors also covers error spikes (anomaly); performance also covers regressions; picked: the "
+                    "user pointed at an element (observe what=picked).",
+                ),
+                "throttle_seconds": Meaning("", "At most one notification per this."),
+                "url_filter": Meaning(
+                    "",
+                    f"Applies to {', '.join(c.name for c in TAXONOMY if c.url_filtered)} alerts.",
+                ),
+                "severity_min": Meaning("", "The lowest severity pushed."),
             },
         ),
         Mode(
             "dialogs",
-            "how alert/confirm/prompt dialogs on the tabs this session acts on are answered (dialog_policy).",
+            "how dialogs are answered (dialog_policy).",
             _dialogs,
+            detail="On the tabs this session acts on.",
             needs=("dialog_policy",),
             fields={
-                "dialog_policy": "accept (the default: OK, a prompt's default text), dismiss (Cancel), or report "
-                "(left open: calls on the tab say so until interact({action:'dialog'}) answers it). Answers say "
-                "which dialogs a policy answered.",
+                "dialog_policy": Meaning(
+                    "",
+                    "accept (the default: OK, a prompt's default text), dismiss (Cancel), or report (left open: "
+                    "calls on the tab say so until interact({action:'dialog'}) answers it). Answers say which "
+                    "dialogs a policy answered.",
+                ),
             },
         ),
         Mode(
             "answers",
-            "how much text one answer may carry (max_answer_chars).",
+            "raise max_answer_chars when answers come cut.",
             _answers,
             needs=("max_answer_chars",),
             fields={
-                "max_answer_chars": f"the most characters of text one answer carries (default "
-                f"{bounded.ANSWER_CHARS}, e.g. 200000); longer page texts, lists and script results are cut, each "
-                "cut marked with the original length.",
+                "max_answer_chars": Meaning(
+                    f"default {bounded.ANSWER_CHARS}.",
+                    "The most characters of text one answer carries; longer page texts, lists and script results are "
+                    "cut, each cut marked with the original length.",
+                ),
             },
         ),
         Mode(
             "debugger",
-            "after the user clicked Cancel on the browser's debugging bar (calls then fail with "
-            "debugger_canceled), and only once they agreed, lets tabsight attach again.",
+            "after debugger_canceled, once the user agrees.",
             _debugger,
+            detail="Lets tabsight attach again. Calls fail with debugger_canceled after the user clicked Cancel on "
+            "the browser's debugging bar; ask them first.",
         ),
         Mode(
             "emulate",
-            "a device's viewport, a colour scheme, a slow or no network on a tab (emulation), until "
-            "reset, the tab closes or the last MCP session ends; observe({what:'page'}) shows it.",
+            "a device, colour scheme or network (emulation).",
             _emulate,
+            detail="Until reset, the tab closes or the last MCP session ends; observe({what:'page'}) shows it.",
             acts=True,
             needs=("emulation",),
             rule=_named_user_tab,
             fields={
-                "emulation": "what to change, e.g. {device: 'iphone-15'} or {color_scheme: 'dark'}; aspects not "
-                "given stay as they are. The embedded browser's tabs only, unless tab_id names a tab of the "
-                "user's and on_user_tab is true.",
-                "tab_id": "the tab (default: the tracked one); a tab of the user's own browser needs it, with "
-                "emulation.on_user_tab.",
+                "emulation": Meaning(
+                    "",
+                    "What to change, e.g. {device: 'iphone-15'} or {color_scheme: 'dark'}; aspects not given stay as "
+                    "they are. The embedded browser's tabs only, unless tab_id names a tab of the user's and "
+                    "on_user_tab is true.",
+                ),
+                "tab_id": Meaning(
+                    "",
+                    "Default: the tracked tab; a tab of the user's own browser needs it, with emulation.on_user_tab.",
+                ),
             },
         ),
         Mode(
             "tabs",
-            "how this session shares the browser (on_busy, on_end).",
+            "sharing with other sessions (on_busy, on_end).",
             _sharing,
             needs=(OneOf(("on_busy", "on_end"), both=True),),
             fields={
-                "on_busy": "what a call on a tab another session is acting on does: fail at once (tab_busy, the "
-                "default; the answer names who and until when) or wait, up to 60 s, for that session's lease to "
-                "end.",
-                "on_end": "what becomes of the tabs this session opened when it ends: close (the default; a tab "
-                "the user has switched to since stays) or keep.",
+                "on_busy": Meaning(
+                    "on a tab another session is using.",
+                    "fail at once (tab_busy, the default; the answer names who and until when) or wait, up to 60 "
+                    "s, for that session's lease to end.",
+                ),
+                "on_end": Meaning(
+                    "",
+                    "What becomes of the tabs this session opened when it ends: close (the default; a tab the user has switched to since stays) or keep.",
+                ),
             },
         ),
         Mode(
             "take_over",
-            "make another session's tab (tab_id) this session's, to act on it (its owner is told; only when you must).",
+            "another session's tab (only if you must).",
             _take_over,
+            detail="To act on it; its owner is told.",
             needs=("tab_id",),
-            fields={"tab_id": "the tab."},
+            fields={"tab_id": ""},
         ),
         Mode(
             "release",
-            "hand a tab this session opened (tab_id) back, for any session to act on.",
+            "a tab you opened, for others.",
             _release,
             needs=("tab_id",),
-            fields={"tab_id": "the tab."},
+            fields={"tab_id": ""},
         ),
     ),
 )

@@ -20,7 +20,7 @@ from pydantic import Field, model_validator
 
 from ..errors import ToolError
 from ..session.state import Session
-from .base import Params
+from .base import Params, detail
 
 
 @dataclass(frozen=True)
@@ -78,41 +78,51 @@ _VIEWPORT = ("device", "width", "height", "device_scale_factor", "mobile")
 class EmulationParams(Params):
     device: DeviceName | None = Field(
         default=None,
-        description="A device's viewport, pixel ratio, mobile layout and touch, and user agent: "
-        + "; ".join(
-            f"{name} {d.width}x{d.height} @{d.device_scale_factor}x" + (", mobile" if d.mobile else "")
-            for name, d in DEVICES.items()
-        )
-        + " (its own user agent; desktop-1080p keeps the browser's). width, height, device_scale_factor and mobile given beside it override its values.",
+        json_schema_extra=detail(
+            "Its viewport, pixel ratio, touch and user agent: "
+            + "; ".join(
+                f"{name} {d.width}x{d.height} @{d.device_scale_factor}x" + (", mobile" if d.mobile else "")
+                for name, d in DEVICES.items()
+            )
+            + " (its own user agent; desktop-1080p keeps the browser's). width, height, device_scale_factor and "
+            "mobile given beside it override its values."
+        ),
     )
-    width: int | None = Field(default=None, ge=100, le=4000, description="The viewport's width, CSS px.")
-    height: int | None = Field(default=None, ge=100, le=4000, description="The viewport's height, CSS px.")
+    width: int | None = Field(default=None, ge=100, le=4000, json_schema_extra=detail("The viewport's, CSS px."))
+    height: int | None = Field(default=None, ge=100, le=4000, json_schema_extra=detail("The viewport's, CSS px."))
     device_scale_factor: float | None = Field(
-        default=None, ge=0.5, le=4, description="Device px per CSS px (window.devicePixelRatio); default 1."
+        default=None, ge=0.5, le=4, json_schema_extra=detail("window.devicePixelRatio; default 1.")
     )
     mobile: bool | None = Field(
         default=None,
-        description="A phone's or tablet's layout (meta viewport, overlay scrollbars) and touch input (pointer: "
-        "coarse); default false.",
+        json_schema_extra=detail(
+            "Default false. "
+            "A phone's or tablet's layout (meta viewport, overlay scrollbars) and touch input (pointer: coarse)."
+        ),
     )
     color_scheme: Literal["light", "dark", "no-preference"] | None = Field(
-        default=None, description="What the page's prefers-color-scheme media queries see."
+        default=None, json_schema_extra=detail("What the page's prefers-color-scheme media queries see.")
     )
     network: NetworkName | None = Field(
         default=None,
-        description="offline (every request fails, navigator.onLine is false), or throttled: "
-        + "; ".join(
-            f"{name} {n.latency_ms} ms a round trip, {n.download_bytes_per_s // 1000} kB/s down, "
-            f"{n.upload_bytes_per_s // 1000} kB/s up"
-            for name, n in NETWORKS.items()
-            if not n.offline
-        )
-        + "; none ends network emulation.",
+        json_schema_extra=detail(
+            "offline: every request fails, navigator.onLine is false; or throttled: "
+            + "; ".join(
+                f"{name} {n.latency_ms} ms a round trip, {n.download_bytes_per_s // 1000} kB/s down, "
+                f"{n.upload_bytes_per_s // 1000} kB/s up"
+                for name, n in NETWORKS.items()
+                if not n.offline
+            )
+            + "; none ends network emulation."
+        ),
     )
-    reset: bool = Field(default=False, description="Ends every emulation on the tab: it is as it was.")
+    reset: bool = Field(default=False, json_schema_extra=detail("Ends every emulation on the tab: it is as it was."))
     on_user_tab: bool = Field(
         default=False,
-        description="Needed, with tab_id, to emulate a tab of the user's own browser (the user sees it change).",
+        json_schema_extra=detail(
+            "Needed, with tab_id, to emulate a tab of the user's own browser (the user sees it change); the refusal "
+            "without it says so."
+        ),
     )
 
     @model_validator(mode="after")

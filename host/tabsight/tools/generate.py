@@ -8,7 +8,7 @@ from .. import images
 from ..errors import ToolError
 from ..session.state import Session
 from .base import Params, Tool
-from .modes import Mode
+from .modes import Meaning, Mode
 from .response import Response
 
 
@@ -68,25 +68,29 @@ async def generate(session: Session, params: GenerateParams, response: Response)
 TOOL = Tool(
     name="generate",
     discriminator="type",
-    description="Make artefacts from the tracked tab. type=visual_diff: what changed against a baseline (this "
-    "session's previous screenshot, or a saved one): a diff image, the changed regions and the percent changed. "
-    "type=baseline: save the tab as it is now under a name.",
+    description="Compare the tracked tab with a baseline.",
     params=GenerateParams,
     quotes_pages=False,
     modes=(
         Mode(
             "visual_diff",
-            "the tracked tab now against a baseline: a diff image (changes in red), the changed "
-            "regions' boxes and the percent changed.",
+            "what changed since a baseline.",
             generate,
-            fields={"baseline": "the name of a saved baseline; default: this session's previous screenshot."},
+            detail="The tracked tab now against a baseline (this session's previous screenshot, or a saved one): a "
+            "diff image (changes in red), the changed regions' boxes and the percent changed.",
+            fields={
+                "baseline": Meaning(
+                    "default: the last screenshot.",
+                    "A saved baseline's name; by default this session's previous screenshot.",
+                )
+            },
         ),
         Mode(
             "baseline",
-            "save the tracked tab now under a name.",
+            "save the tab as name.",
             generate,
             needs=("name",),
-            fields={"name": "the name to save under."},
+            fields={"name": Meaning("", "The name to save under.")},
         ),
     ),
 )

@@ -6,6 +6,11 @@ Validation (``check``), dispatch (``Tool``), the JSON schema's descriptions (``d
 (one object per tool on the wire: some clients handle a top-level ``oneOf`` badly) whose discriminator field
 (``action``, ``what``, ``type``) names the mode; the model says what each field is (type, range, default), the
 rows say which mode takes it.
+
+The schema, which every client puts in the model's context, says what each mode is for in a short sentence and
+what a field means where its name and the summaries do not; the detail (a row's ``detail``, a ``Meaning``'s) is
+docs/tools.md's, and the errors and hints teach the next step when a call needs it (Chrome DevTools MCP's
+design principles).
 """
 
 from __future__ import annotations
@@ -55,15 +60,35 @@ class OneOf:
         return f"one of {' or '.join(quoted)}"
 
 
+@dataclass(frozen=True)
+class Meaning:
+    """What a field means to a mode: ``short`` in the schema clients list, ``detail`` after it in docs/tools.md (and
+    in the error that names the field as missing) only."""
+
+    short: str
+    detail: str = ""
+
+    @property
+    def full(self) -> str:
+        return " ".join(text for text in (self.short, self.detail) if text)
+
+
+def said(meaning: str | Meaning, full: bool = True) -> str:
+    """A field's meaning as the schema (``full`` false: its short text) or the docs say it."""
+    if isinstance(meaning, str):
+        return meaning
+    return meaning.full if full else meaning.short
+
+
 @dataclass(frozen=True, eq=False)
 class Mode:
     name: str
-    #: one line: what the mode does (the discriminator's description and the docs join these)
+    #: one short sentence: what the mode is for (the discriminator's description joins these)
     summary: str
     handler: Handler
-    #: each field the mode takes (a Group's noun stands for all its fields) -> what it means here; "" where the
-    #: field's own description says it
-    fields: Mapping[str, str] = field(default_factory=dict)
+    #: each field the mode takes (a Group's noun stands for all its fields) -> what it means here (a Meaning: a
+    #: short text for the schema and a detail for the docs); "" where the field's own description says it
+    fields: Mapping[str, str | Meaning] = field(default_factory=dict)
     #: what must be given: a field, a Group's noun, or a OneOf
     needs: tuple[str | OneOf, ...] = ()
     #: whether it acts on the page (input, navigation, a script): a tool all of whose modes do not is read-only
@@ -72,6 +97,8 @@ class Mode:
     goes_with: Mapping[str, str] = field(default_factory=dict)
     #: a rule the row cannot say (a range that depends on the mode): raises ValueError
     rule: Callable[[Any], None] | None = None
+    #: what docs/tools.md says of the mode after its summary (the schema has the summary only)
+    detail: str = ""
 
     def takes(self, groups: tuple[Group, ...]) -> list[str]:
         """The fields it takes, groups spelled out, in the row's order."""
@@ -125,7 +152,7 @@ def check(params: BaseModel, modes: Mapping[str, Mode], discriminator: str, grou
             if count == 0 or (count > 1 and not need.both):
                 raise ValueError(f"{named} needs {need.spelled()}" + (", not several" if count else ""))
         elif need not in present:
-            meaning = mode.fields.get(need) or ""
+            meaning = said(mode.fields.get(need) or "") or type(params).model_fields[need].description or ""
             raise ValueError(f"{named} needs '{need}'" + (f": {meaning}" if meaning else ""))
     for name, partner in mode.goes_with.items():
         if name in present and partner not in present:
@@ -153,18 +180,27 @@ def _article(noun: str) -> str:
     return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
 
 
-def describe(schema: dict[str, Any], modes: Mapping[str, Mode], discriminator: str, groups: tuple[Group, ...]) -> None:
-    """The JSON schema's descriptions written from the rows: the discriminator's from the summaries, and each
-    field's from what it means to each mode (modes that say the same thing share one sentence), after the field's
-    own description, where it has one."""
+def describe(
+    schema: dict[str, Any],
+    modes: Mapping[str, Mode],
+    discriminator: str,
+    groups: tuple[Group, ...],
+    full: bool = False,
+) -> None:
+    """The JSON schema's descriptions written from the rows: the discriminator's from the summaries (``full``: and
+    the rows' details, for the docs), and each field's from what it means to each mode (modes that say the same
+    thing share one sentence), after the field's own description, where it has one."""
     properties = schema["properties"]
-    properties[discriminator]["description"] = " ".join(f"{mode.name}: {mode.summary}" for mode in modes.values())
+    properties[discriminator]["description"] = " ".join(
+        f"{mode.name}: {mode.summary}" + (f" {mode.detail}" if full and mode.detail else "") for mode in modes.values()
+    )
     meanings: dict[str, dict[str, list[str]]] = {}
     for mode in modes.values():
         for key, meaning in mode.fields.items():
-            if meaning and not any(group.noun == key for group in groups):
-                meanings.setdefault(key, {}).setdefault(meaning, []).append(mode.name)
+            text = said(meaning, full)
+            if text and not any(group.noun == key for group in groups):
+                meanings.setdefault(key, {}).setdefault(text, []).append(mode.name)
     for name, by_meaning in meanings.items():
         own = properties[name].get("description", "")
-        said = " ".join(f"{', '.join(names)}: {meaning}" for meaning, names in by_meaning.items())
-        properties[name]["description"] = f"{own} {said}" if own else said
+        spoken = " ".join(f"{', '.join(names)}: {meaning}" for meaning, names in by_meaning.items())
+        properties[name]["description"] = f"{own} {spoken}" if own else spoken

@@ -19,8 +19,8 @@ from .. import images, redact, vision
 from ..browser.client import BrowserClient
 from ..limits import MAX_BODY_CHARS
 from ..session.state import Session
-from .base import Params, Tool
-from .modes import Mode
+from .base import Params, Tool, detail
+from .modes import Meaning, Mode
 from .response import Response, page_fields, page_text
 
 #: the most page_text may ask for, in characters
@@ -58,9 +58,9 @@ PICK_HOW = (
 )
 #: the grammar of the compact form's lines, as its header states it
 LINE_GRAMMAR = 'label role "name" (state) selector'
-#: what annotation_format chooses between
+#: what docs/tools.md says of annotation_format's forms (the schema says what compact is for)
 ANNOTATION_FORMAT = (
-    "with annotate_screenshot. json: {page, annotations:[{label, tag, role, name, name_from, text, state, selector, "
+    "json: {page, annotations:[{label, tag, role, name, name_from, text, state, selector, "
     "bounds, interactionHint}], total_found, outside_viewport?, left_out?}; left_out: what discovery did not look "
     "into (cross-origin frames, what a huge page left past its time); role generic: a clickable without a role (a "
     "pointer cursor or a click listener), named by its text; name_from when the name is not Chrome's accessible "
@@ -73,18 +73,25 @@ ANNOTATION_FORMAT = (
     f"element: {LINE_GRAMMAR}, where role is - when there is none, name is a JSON string, the optional parenthesised "
     "part is space-separated facts, each `key` (true) or `key=` and a JSON value (name_from, checked, selected, "
     "expanded, pressed, disabled, value, options, options_total, text when it differs from name and value, hint "
-    "when it is not the role's), and the selector runs to the end of the line. Elements above and below the "
-    'viewport follow as lines `role "name" selector` under a count.'
+    "when it is not the role's), and the selector runs to the end of the line (the answer's second line states "
+    'this grammar). Elements above and below the viewport follow as lines `role "name" selector` under a count.'
 )
 
 
 class ObserveParams(Params):
     #: what to look at: one of the rows' names (the tool makes it their Literal)
     what: str
-    tab_id: int | None = Field(default=None, description="Look at this tab instead of the tracked one.")
-    since: int = Field(default=0, ge=0)
-    limit: int = Field(default=20, ge=1, le=200)
-    url: str | None = Field(default=None, min_length=1, max_length=2048)
+    tab_id: int | None = Field(default=None, json_schema_extra=detail("Default: the tracked tab."))
+    since: int = Field(
+        default=0,
+        ge=0,
+        description="A cursor from an answer.",
+        json_schema_extra=detail("Only what came after this cursor."),
+    )
+    limit: int = Field(
+        default=20, ge=1, le=200, description="Newest first.", json_schema_extra=detail("At most this many.")
+    )
+    url: str | None = Field(default=None, min_length=1, max_length=2048, description="Only URLs containing this.")
     requests: Literal["failed", "all"] = "failed"
     request_id: int | None = Field(default=None, ge=0)
     include: list[RequestPart] = Field(default=list(REQUEST_PARTS), min_length=1)
@@ -369,13 +376,8 @@ def _one_custom_selector(params: ObserveParams) -> None:
         raise ValueError("annotation_selector is needed with annotation_target 'custom', and only then")
 
 
-#: the fields every telemetry look takes, and what they mean there
-_TELEMETRY_FIELDS = {
-    "tab_id": "",
-    "since": "only what came after this cursor (from a previous answer).",
-    "limit": "at most this many, newest.",
-    "url": "URL contains this.",
-}
+#: the fields every telemetry look takes (their own descriptions say what they mean)
+_TELEMETRY_FIELDS: dict[str, str | Meaning] = dict.fromkeys(("tab_id", "since", "limit", "url"), "")
 #: the fields that shape an annotated screenshot, which only count with annotate_screenshot
 _ANNOTATION_SHAPES = (
     "image",
@@ -393,103 +395,124 @@ _DETAIL_SHAPES = ("include", "max_body_chars", "binary_bodies")
 TOOL = Tool(
     name="observe",
     discriminator="what",
-    description="Look at the browser: the tracked page's state (what=page; with annotate_screenshot, a screenshot "
-    "whose interactive elements carry numbers that interact({label}) accepts), the open tabs (what=tabs), the "
-    "page's errors, logs, requests (failed ones, or requests=all; one request's redacted headers and bodies with "
-    "request_id) and Web Vitals (pass the answer's cursor as since for only what is new), "
-    "or pending alerts, or the element the user pointed you at in their browser (what=picked: selector, role, name, "
-    "bounds, styles, note and a picture of it; a new pick also arrives as an alert). Pending alerts also ride on "
-    "every answer as _alerts. Cheaper looks: "
-    "annotation_format=compact (a text line per element, no bounds) when labels, names and selectors are enough; "
-    "max_width=640 for a picture at a quarter of the tokens; page_text=1500 to read what the page says "
-    "(results, messages, field values) instead of reading it off the image or using all_visible.",
+    description="Look at the browser. Cheaper looks: annotation_format=compact, max_width=640, page_text=1500.",
+    detail="Pending alerts also ride on every answer as _alerts. The cheaper looks: annotation_format=compact (a "
+    "text line per element, no bounds) when labels, names and selectors are enough; max_width=640 for a picture at "
+    "a quarter of the tokens; page_text=1500 to read what the page says (results, messages, field values) instead "
+    "of reading it off the image or using all_visible.",
     params=ObserveParams,
     modes=(
         Mode(
             "page",
-            "url, title, viewport, device pixel ratio, readyState, headings, forms and the "
-            "interactive-element count of the tracked tab (with page_text, its text too).",
+            "the tracked tab's url, title, headings, forms; annotate_screenshot: labels to act on.",
             _page,
+            detail="Also its viewport, device pixel ratio, readyState and interactive-element count (with page_text, "
+            "its text too).",
             goes_with=dict.fromkeys(_ANNOTATION_SHAPES, "annotate_screenshot"),
             rule=_one_custom_selector,
             fields={
                 "tab_id": "",
-                "annotate_screenshot": (
-                    "a screenshot with a numbered box on every element of the viewport, plus a map from each "
-                    "number to selector, role, name, text, state, bounds and interactionHint (see "
-                    "annotation_format for the cheaper forms). interact({label:N}) acts on N."
+                "annotate_screenshot": Meaning(
+                    "numbered boxes, each with selector, role, name, state, bounds.",
+                    "A screenshot of the viewport; interact({label:N}) acts on N. The map also gives text and "
+                    "interactionHint (annotation_format has the cheaper forms).",
                 ),
-                "annotation_target": (
+                "annotation_target": Meaning(
+                    "",
                     "interactive: controls, links and ARIA widgets; all_visible: visible elements with text or a "
-                    "role; custom: the elements annotation_selector matches."
+                    "role; custom: the elements annotation_selector matches.",
                 ),
-                "annotation_selector": "CSS selector, with annotation_target=custom.",
-                "max_annotations": "at most this many marks, in reading order.",
-                "annotation_format": ANNOTATION_FORMAT,
-                "page_text": (
-                    "also the text the viewport shows, as an outline of at most this many characters (0: none): "
-                    "headings as '# text', fields as 'name: value' (never a password's value), '[x] name' for a "
-                    "checked box, buttons as [text], list items, table rows as 'cell | cell', other text a line "
-                    "per block, in reading order; then how much was left out and how much is above and below the "
-                    "viewport. Use it to read results and messages without an image, or without all_visible: "
-                    "1000-2000 is usually enough."
+                "annotation_selector": Meaning("for custom.", "A CSS selector, with annotation_target=custom."),
+                "max_annotations": Meaning("", "At most this many, in reading order."),
+                "annotation_format": Meaning("compact: a line each, no bounds.", ANNOTATION_FORMAT),
+                "page_text": Meaning(
+                    "also the viewport's text, up to this many characters.",
+                    "An outline: headings as '# text', fields as 'name: value' (never a password's value), "
+                    "'[x] name' for a checked box, buttons as [text], list items, table rows as 'cell | cell', "
+                    "other text a line per block, in reading order; then how much was left out and how much is "
+                    "above and below the viewport. Use it to read results and messages without an image, or "
+                    "without all_visible: 1000-2000 is usually enough.",
                 ),
-                "max_width": (
-                    "downscale the picture to at most this width (aspect kept), as screenshot's max_width does, "
-                    "for a cheaper look (an image costs width*height/750 tokens: 640 for a 1280x720 viewport is a "
-                    "quarter). Badges are drawn at their full size on the smaller picture; bounds stay in CSS px "
-                    "of the viewport."
+                "max_width": Meaning(
+                    "",
+                    "Downscale the picture, aspect kept, as screenshot's max_width does (an image costs "
+                    "width*height/750 tokens: 640 for a 1280x720 viewport is a quarter). Badges are drawn at their "
+                    "full size on the smaller picture; bounds stay in CSS px of the viewport.",
                 ),
-                "max_height": "downscale the annotated picture to at most this height.",
-                "image": "false: the map (and page_text) without the picture, when you need no look at the page.",
-                "full_map": "true: the whole map even when the page is unchanged since your last look (which "
-                "otherwise says so in a line).",
+                "max_height": Meaning("", "Downscale the picture to at most this height, aspect kept."),
+                "image": Meaning(
+                    "false: no picture.",
+                    "The map (and page_text) without the picture: for a look when you need no sight of the page "
+                    "(after an action whose changes you need in full, to read text). The default look keeps it.",
+                ),
+                "full_map": Meaning(
+                    "",
+                    "A look at a page unchanged since your last look (and the changes answers told you since) says "
+                    "so in a line instead of repeating the map; full_map: true lists it again (after your context "
+                    "was compacted, say).",
+                ),
             },
         ),
-        Mode("tabs", "the connected browsers and their tabs, and which tab is tracked.", _tabs),
+        Mode("tabs", "the tabs, and which is tracked.", _tabs, detail="Of every connected browser."),
         Mode(
-            "errors", "console errors, uncaught exceptions, unhandled rejections.", _telemetry, fields=_TELEMETRY_FIELDS
+            "errors",
+            "console errors, uncaught exceptions.",
+            _telemetry,
+            detail="Unhandled rejections too.",
+            fields=_TELEMETRY_FIELDS,
         ),
         Mode("logs", "console errors and warnings.", _telemetry, fields=_TELEMETRY_FIELDS),
         Mode(
             "network",
-            "failed and 4xx/5xx requests (requests=all: every request; request_id: one request's headers and bodies).",
+            "failed requests (requests=all: all; request_id: one's headers, bodies).",
             _telemetry,
+            detail="Failed: failed and 4xx/5xx requests.",
             goes_with=dict.fromkeys(_DETAIL_SHAPES, "request_id"),
             fields={
                 **_TELEMETRY_FIELDS,
-                "requests": (
+                "requests": Meaning(
+                    "",
                     "failed (failed and 4xx/5xx requests) or all (every request the tab made). Each entry: id, "
                     "method, url, status or error, resource_type, duration_ms, size (Content-Length, when sent), "
-                    "time; no headers or bodies (ask for one request's with request_id)."
+                    "time; no headers or bodies (ask for one request's with request_id).",
                 ),
-                "request_id": (
-                    "instead of the list, this request's detail (an entry's id): url, method, state, status, and "
-                    "the parts in include. Headers are redacted (Authorization, Cookie, Set-Cookie, API keys; "
-                    "secret URL parameters), and so are text bodies (secret-looking values). A response body is "
-                    "there for documents, fetch and XHR that finished while tabsight acted on the tab (navigate, "
-                    "interact, execute, and a few seconds after); otherwise the answer says why not."
+                "request_id": Meaning(
+                    "",
+                    "An entry's id: instead of the list, that request's url, method, state, status, and the parts in "
+                    "include. Headers are redacted (Authorization, Cookie, Set-Cookie, API keys; secret URL "
+                    "parameters), and so are text bodies (secret-looking values). A response body is there for "
+                    "documents, fetch and XHR that finished while tabsight acted on the tab (navigate, interact, "
+                    "execute, and a few seconds after); otherwise the answer says why not.",
                 ),
-                "include": "with request_id: which parts: request_headers, response_headers, request_body, "
-                "response_body.",
-                "max_body_chars": "with request_id: a body's text (or base64) is cut at this many characters, "
-                "marked with its full length.",
-                "binary_bodies": "with request_id: also give binary bodies (images, protobuf...), as base64 cut at "
-                "max_body_chars; by default only their type and size.",
+                "include": Meaning("", "With request_id: which parts of the request."),
+                "max_body_chars": Meaning(
+                    "",
+                    "With request_id: a body's text (or base64) is cut at this many characters, marked with its full "
+                    "length.",
+                ),
+                "binary_bodies": Meaning(
+                    "",
+                    "With request_id: also give binary bodies (images, protobuf...), as base64 cut at max_body_chars; "
+                    "by default only their type and size.",
+                ),
             },
         ),
-        Mode("vitals", "LCP, CLS, INP, FCP, TTFB per page load.", _telemetry, fields=_TELEMETRY_FIELDS),
-        Mode("alerts", "the pending alerts (drained).", _alerts),
+        Mode(
+            "vitals",
+            "Web Vitals.",
+            _telemetry,
+            detail="LCP, CLS, INP, FCP, TTFB per page load.",
+            fields=_TELEMETRY_FIELDS,
+        ),
+        Mode("alerts", "the pending alerts.", _alerts, detail="Drained: each is given once."),
         Mode(
             "picked",
-            'the element the user last pointed you at in their browser ("Look at this": shortcut '
-            "Alt+Shift+K or the context menu, then a click, and an optional note): selector, tag, role, name, bounds, "
-            "computed styles, note, url, time, and a picture of it.",
+            "what the user pointed you at.",
             _picked,
-            fields={
-                "since": _TELEMETRY_FIELDS["since"],
-                "limit": "this many picks, newest first (default 1; 5 are kept).",
-            },
+            detail='In their browser ("Look at this"): shortcut Alt+Shift+K or the context menu, then a click, and '
+            "an optional note. Each pick: selector, tag, role, name, bounds, computed styles, note, url, time, "
+            "and a picture of it; a new pick also arrives as an alert.",
+            fields={"since": "", "limit": Meaning("default 1.", "5 are kept.")},
         ),
     ),
 )

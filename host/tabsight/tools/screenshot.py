@@ -34,7 +34,7 @@ from ..errors import BrowserError, Code, ToolError
 from ..limits import MAX_COOKIES, MAX_VIEWPORT, MIN_VIEWPORT
 from ..progress import phase
 from ..session.state import Session
-from .base import Params, Tool
+from .base import Params, Tool, detail
 from .response import Response
 
 log = logging.getLogger("tabsight.screenshot")
@@ -58,55 +58,71 @@ class ScreenshotParams(Params):
     url: str | None = Field(
         default=None,
         max_length=MAX_DATA_URL,
-        description="http(s) page to open in a window tabsight owns, capture and close, or a data: URL "
-        "(its page). Without it: the tracked tab as it is now.",
+        description="http(s) or data:.",
+        json_schema_extra=detail(
+            "In a window tabsight owns; a data: URL carries its page. Without it: the tracked tab as it is now."
+        ),
     )
     width: int = Field(
         default=CONFIGURED[config.TABSIGHT_DEFAULT_WIDTH],
         ge=MIN_VIEWPORT,
         le=MAX_VIEWPORT,
-        description="Viewport width in CSS pixels (with url).",
+        description="With url: viewport width, CSS px.",
     )
     height: int = Field(
         default=CONFIGURED[config.TABSIGHT_DEFAULT_HEIGHT],
         ge=MIN_VIEWPORT,
         le=MAX_VIEWPORT,
-        description="Viewport height in CSS pixels (with url).",
+        description="With url: viewport height.",
     )
     format: images.Format = Field(
-        default=cast(images.Format, CONFIGURED[config.TABSIGHT_DEFAULT_FORMAT]), description="Image format."
+        default=cast(images.Format, CONFIGURED[config.TABSIGHT_DEFAULT_FORMAT]),
+        json_schema_extra=detail("The image's format."),
     )
     quality: int = Field(
-        default=CONFIGURED[config.TABSIGHT_DEFAULT_QUALITY], ge=1, le=100, description="Quality for webp and jpeg."
+        default=CONFIGURED[config.TABSIGHT_DEFAULT_QUALITY], ge=1, le=100, description="webp and jpeg."
     )
     waitForNetworkIdle: StrictBool = Field(
         default=CONFIGURED[config.TABSIGHT_DEFAULT_WAIT_NETWORK_IDLE],
-        description="With url: wait until the page has loaded and no request has been in flight for 500 ms; "
-        "false captures at DOMContentLoaded.",
+        description="With url; false: capture at DOMContentLoaded.",
+        json_schema_extra=detail(
+            "Otherwise it waits until the page has loaded and no request has been in flight for 500 ms."
+        ),
     )
     timeout: int = Field(
         default=CONFIGURED[config.TABSIGHT_DEFAULT_TIMEOUT],
         ge=1000,
         le=120_000,
-        description="With url: ms for the whole load (many clients give up on a call at 60 s).",
+        description="With url: ms.",
+        json_schema_extra=detail("For the whole load, retries included; many clients give up on a call at 60 s."),
     )
-    fullPage: StrictBool = Field(default=False, description="The whole document, not just the viewport.")
+    fullPage: StrictBool = Field(
+        default=False,
+        description="The whole document.",
+        json_schema_extra=detail("Not just the viewport; a page longer than 8000 px comes as tiles."),
+    )
     # Strings when given, as in BrowserLoop's schema: null is refused, leaving the argument out (or "") is not.
     userAgent: Annotated[str, StringConstraints(max_length=1024)] | SkipJsonSchema[None] = Field(
-        default=CONFIGURED[config.TABSIGHT_USER_AGENT], description="With url: the user agent the page sees."
+        default=CONFIGURED[config.TABSIGHT_USER_AGENT], description="With url."
     )
     selector: Annotated[str, StringConstraints(max_length=1024)] | SkipJsonSchema[None] = Field(
-        default=None, description="CSS selector: capture just that element's box."
+        default=None, description="CSS: just that element."
     )
     cookies: list[Cookie] | str | None = Field(
         default=None,
-        description=f"With url: cookies for the page (at most {MAX_COOKIES}; a list or a JSON string of one), "
-        "merged over TABSIGHT_DEFAULT_COOKIES. Those for another domain are dropped and named in the metadata. "
-        "They apply to this capture only and are never kept.",
+        description="With url: a list or its JSON.",
+        json_schema_extra=detail(
+            f"Cookies for the page (at most {MAX_COOKIES}), merged over TABSIGHT_DEFAULT_COOKIES. Those for another "
+            "domain are dropped and named in the metadata. They apply to this capture only and are never kept."
+        ),
     )
-    max_width: int | None = Field(default=None, ge=16, le=8000, description="Downscale to at most this width.")
-    max_height: int | None = Field(default=None, ge=16, le=8000, description="Downscale to at most this height.")
-    tab_id: int | None = Field(default=None, description="Without url: capture this tab instead of the tracked one.")
+    max_width: int | None = Field(
+        default=None, ge=16, le=8000, json_schema_extra=detail("Downscale to at most this width (aspect kept).")
+    )
+    max_height: int | None = Field(
+        default=None, ge=16, le=8000, json_schema_extra=detail("Downscale to at most this height (aspect kept).")
+    )
+    tab_id: int | None = Field(default=None, description="Without url: default the tracked tab.")
 
     @field_validator("url")
     @classmethod
@@ -303,9 +319,11 @@ async def _capture_url(client: BrowserClient, params: ScreenshotParams, cookies:
 
 TOOL = Tool(
     name="screenshot",
-    description="Capture a web page as an image. With url: opens it in a window of its own at width x height, "
-    "waits for it to load, captures and closes it (BrowserLoop-compatible). Without url: the tracked tab as it "
-    "is now. fullPage for the whole document (tiles if longer than 8000 px), selector for one element.",
+    description="Capture a page as an image: url opens it in a window of its own (BrowserLoop-compatible); "
+    "else the tracked tab.",
+    detail="With url: opens it in a window of its own at width x height, waits for it to load, captures and "
+    "closes it. Without url: the tracked tab as it is now. fullPage for the whole document (tiles if longer than "
+    "8000 px), selector for one element.",
     params=ScreenshotParams,
     handler=screenshot,
     read_only=True,

@@ -19,10 +19,9 @@ from .params import InteractParams
 
 TOOL = Tool(
     name="interact",
-    description="Act on the tracked tab: {modes}. Target an element by label (from observe's "
-    "annotated screenshot), selector, or x/y. Reports what it did and what changed (URL, title, DOM, dialogs answered). "
-    "execute runs a script and/or CDP steps; screenshots they take come back as images. dialog answers an open "
-    "alert/confirm/prompt.",
+    description="Act on the tracked tab as a user would; the answer says what changed. Targets: a label (observe's "
+    "annotated screenshot), CSS selector, or x, y in CSS px.",
+    detail="What changed: the URL, the title, the DOM, the dialogs answered.",
     params=InteractParams,
     modes=(*navigation.MODES, *pointer.MODES, *upload.MODES, *fields.MODES, *execute.MODES, *dialogs.MODES),
 )

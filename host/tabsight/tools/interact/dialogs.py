@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...session.state import Session
-from ..modes import Mode
+from ..modes import Meaning, Mode
 from ..response import Response
 from .params import InteractParams
 
@@ -17,12 +17,12 @@ async def dialog(session: Session, params: InteractParams, response: Response) -
 MODES = (
     Mode(
         "dialog",
-        "answer the tab's open alert/confirm/prompt (accept, prompt_text).",
+        "answer an alert, confirm or prompt.",
         dialog,
         acts=True,
         fields={
-            "accept": "OK (true) or Cancel (false).",
-            "prompt_text": "the text to answer a prompt with (default: its own).",
+            "accept": Meaning("OK or Cancel.", "true: OK; false: Cancel."),
+            "prompt_text": Meaning("a prompt's answer.", "Default: its own default text."),
             "tab_id": "",
         },
     ),

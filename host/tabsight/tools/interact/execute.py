@@ -11,7 +11,7 @@ from ... import config
 from ...paths import make_folders, write_private
 from ...progress import phase
 from ...session.state import Session
-from ..modes import Mode, OneOf
+from ..modes import Meaning, Mode, OneOf
 from ..response import Response
 from .params import InteractParams
 
@@ -55,15 +55,16 @@ def _dump(data: bytes, name: str) -> None:
 MODES = (
     Mode(
         "execute",
-        "run a page script (awaited, its JSON result returned) and/or CDP steps in order; "
-        "Page.captureScreenshot results come back as images.",
+        "a page script and/or CDP steps.",
         execute,
+        detail="The script is awaited and its JSON result returned; the CDP steps run in order; "
+        "Page.captureScreenshot results come back as images.",
         acts=True,
         needs=(OneOf(("script", "cdp"), both=True),),
         fields={
-            "script": "JavaScript run in the page: an expression, or statements with return; awaited.",
-            "cdp": "CDP calls, run in order.",
-            "timeout_ms": "bound of each step, in ms (many clients give up on a call at 60 s).",
+            "script": Meaning("page JavaScript, awaited.", "An expression, or statements with return."),
+            "cdp": Meaning("", "CDP calls, each {method, params}, run in order."),
+            "timeout_ms": Meaning("per step.", "Each step's bound, in ms; many clients give up on a call at 60 s."),
             "tab_id": "",
         },
     ),

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...errors import BrowserError, ToolError
 from ...session.state import Session
-from ..modes import Mode, OneOf
+from ..modes import Meaning, Mode, OneOf
 from ..response import Response
 from .params import InteractParams
 from .targets import Named, act_on_target, on_element
@@ -50,51 +50,56 @@ async def fill(session: Session, params: InteractParams, response: Response) -> 
 MODES = (
     Mode(
         "type",
-        "text into the target (or the focused element): keys into text fields, contenteditable and code "
-        "editors (Ace, CodeMirror, Monaco); the whole value of date, time, month, week, datetime-local, color, range "
-        "and number inputs, in their format (2024-05-01, 13:45, 2024-05, 2024-W18, 2024-05-01T13:45, #ff0000, a "
-        "number); the answer's value is what the field holds then, and an edit that changed nothing is an error. "
-        "clear first, submit presses Enter.",
+        "text into the target or focused element (dates, colors too).",
         act_on_target,
+        detail="Keys into text fields, contenteditable and code editors (Ace, CodeMirror, Monaco); the whole value "
+        "of date, time, month, week, datetime-local, color, range and number inputs, in their format (2024-05-01, "
+        "13:45, 2024-05, 2024-W18, 2024-05-01T13:45, #ff0000, a number); the answer's value is what the field holds "
+        "then, and an edit that changed nothing is an error.",
         acts=True,
         needs=("text",),
         fields={
             "target": "",
-            "text": "what to type (a value-taking input's whole value).",
-            "clear": "clear the field or editor first.",
-            "submit": "press Enter after typing.",
+            "text": Meaning("", "What to type (a value-taking input's whole value)."),
+            "clear": "clear first.",
+            "submit": "press Enter after.",
             "tab_id": "",
         },
     ),
     Mode(
         "select",
-        "an option of a <select>, an ARIA listbox or combobox (opened by a click), by value or visible "
-        "text; checked afterwards, the answer gives its value and text.",
+        "an option (select, listbox, combobox).",
         act_on_target,
+        detail="A <select>, an ARIA listbox or combobox (opened by a click), by value or visible text; checked "
+        "afterwards, the answer gives its value and text.",
         acts=True,
         needs=(OneOf(("label", "selector")), "value"),
         fields={
             "label": "",
             "selector": "",
-            "value": "the option's value or its text (an ARIA option's name).",
+            "value": Meaning("value or text.", "The option's value or its text (an ARIA option's name)."),
             "tab_id": "",
         },
     ),
     Mode(
         "fill",
-        "several fields in one call (fields: [{label or selector, value}]: text, dates, options, true/false "
-        "for checkboxes), each set as type/select/click would and read back.",
+        "several fields at once.",
         fill,
+        detail="Text, dates, options, true/false for checkboxes: each set as type/select/click would and read back.",
         acts=True,
         needs=("fields",),
-        fields={"fields": "the form's fields, each {label or selector, value}, set in order.", "tab_id": ""},
+        fields={"fields": Meaning("", "[{label or selector, value}], set in order."), "tab_id": ""},
     ),
     Mode(
         "press",
-        "a key or combo (Enter, Escape, Control+A).",
+        "a key or combo.",
         act_on_target,
         acts=True,
         needs=("key",),
-        fields={"target": "", "key": "e.g. Enter, Control+A.", "tab_id": ""},
+        fields={
+            "target": "",
+            "key": Meaning("e.g. Control+A.", "A key or combo: Enter, Escape, Control+A..."),
+            "tab_id": "",
+        },
     ),
 )

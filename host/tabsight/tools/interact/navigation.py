@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from ...progress import phase
 from ...session.state import Session
-from ..modes import Mode, OneOf
+from ..modes import Meaning, Mode, OneOf
 from ..response import Response
 from .params import InteractParams
 
 #: how long a load is waited for, and wait_for's wait, when the call does not say (ms)
 LOAD_TIMEOUT = 30_000
 WAIT_FOR_TIMEOUT = 5_000
-LOAD_TIMEOUT_MEANING = "1000-120000 (default 30000)."
 
 
 def _load_timeout(params: InteractParams) -> None:
@@ -76,7 +75,7 @@ async def wait_for(session: Session, params: InteractParams, response: Response)
     response.result = {"action": "wait_for", "tab_id": tab_id, **result}
 
 
-_HISTORY = {"timeout": LOAD_TIMEOUT_MEANING, "tab_id": ""}
+_HISTORY: dict[str, str | Meaning] = {"timeout": Meaning("", "At least 1000, default 30000."), "tab_id": ""}
 MODES = (
     Mode(
         "navigate",
@@ -85,33 +84,45 @@ MODES = (
         acts=True,
         rule=_load_timeout,
         needs=("url",),
-        fields={"url": "where to.", **_HISTORY},
+        fields={"url": Meaning("", "Where to."), **_HISTORY},
     ),
     Mode(
-        "back", "the tab's history, waited for as navigate is.", history, acts=True, rule=_load_timeout, fields=_HISTORY
+        "back",
+        "in history, waited for.",
+        history,
+        acts=True,
+        rule=_load_timeout,
+        fields=_HISTORY,
     ),
     Mode("forward", "as back.", history, acts=True, rule=_load_timeout, fields=_HISTORY),
     Mode("reload", "as back.", history, acts=True, rule=_load_timeout, fields=_HISTORY),
     Mode(
         "open_tab",
-        "a new tab in the background (url optional; the user's focus stays), tracked from then on.",
+        "a background tab (url optional), tracked then.",
         open_tab,
+        detail="The user's focus stays where it is.",
         acts=True,
         rule=_load_timeout,
-        fields={"url": "what to load.", "timeout": LOAD_TIMEOUT_MEANING},
+        fields={"url": Meaning("", "What to load."), "timeout": _HISTORY["timeout"]},
     ),
     Mode(
         "close_tab",
-        "tab_id, or the tracked tab if this session opened it; the answer says which tab is tracked then.",
+        "tab_id, or the tracked tab you opened.",
         close_tab,
+        detail="The answer says which tab is tracked then.",
         acts=True,
         fields={"tab_id": ""},
     ),
     Mode(
         "wait_for",
-        "until selector is visible or text is on the page.",
+        "until selector is visible or text shows.",
         wait_for,
         needs=(OneOf(("selector", "text")),),
-        fields={"selector": "", "text": "text to wait for.", "timeout": "default 5000.", "tab_id": ""},
+        fields={
+            "selector": "",
+            "text": Meaning("", "Text to wait for."),
+            "timeout": Meaning("", "Default 5000."),
+            "tab_id": "",
+        },
     ),
 )

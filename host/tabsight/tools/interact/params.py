@@ -10,7 +10,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ... import uploads
 from ...limits import MAX_CDP_STEPS, MAX_UPLOAD_FILES
-from ..base import Params
+from ..base import Params, detail
 from ..modes import Group
 
 #: fields one fill may set
@@ -26,9 +26,10 @@ DESTINATION = Group("destination", ("to_label", "to_selector", ("to_x", "to_y"))
 
 class CdpStep(Params):
     method: str = Field(
-        pattern=r"^[A-Z][A-Za-z]*\.[a-zA-Z]+$", description="Domain.method, e.g. Page.captureScreenshot."
+        pattern=r"^[A-Z][A-Za-z]*\.[a-zA-Z]+$",
+        json_schema_extra=detail("Domain.method, e.g. Page.captureScreenshot (its result comes back as an image)."),
     )
-    params: dict[str, Any] = Field(default={}, description="The method's parameters.")
+    params: dict[str, Any] = Field(default={}, json_schema_extra=detail("The method's parameters."))
 
     @model_validator(mode="after")
     def _no_local_files(self) -> CdpStep:
@@ -45,13 +46,20 @@ class CdpStep(Params):
 
 
 class FillField(Params):
-    label: int | None = Field(default=None, ge=1, description="The field: a number from the latest annotation.")
+    label: int | None = Field(
+        default=None, ge=1, json_schema_extra=detail("The field: a number from the latest annotation.")
+    )
     selector: str | None = Field(
-        default=None, min_length=1, max_length=2048, description="The field: a CSS selector matching one element."
+        default=None,
+        min_length=1,
+        max_length=2048,
+        json_schema_extra=detail("The field: a CSS selector matching one element."),
     )
     value: str | bool = Field(
-        description="Text or a value-taking input's value (date, color...), an option's value or text (select, "
-        "listbox, combobox), or true/false (checkbox, switch; true for a radio button)."
+        json_schema_extra=detail(
+            "Text or a value-taking input's value (date, color...), an option's value or text (select, listbox, "
+            "combobox), or true/false (checkbox, switch; true for a radio button)."
+        ),
     )
 
     @model_validator(mode="after")
@@ -75,15 +83,23 @@ class InteractParams(Params):
     label: int | None = Field(
         default=None,
         ge=1,
-        description="Target: a number from the latest annotated screenshot. What your action "
-        "made of its element (count: 1, Pause, checked) the label follows (the answer's label_now); a change the "
-        "page makes by itself makes it stale.",
+        json_schema_extra=detail(
+            "Target: a number from the latest annotated screenshot. What your action made of its element (count: 1, "
+            "Pause, checked) the label follows (the answer's label_now); a change the page makes by itself makes it "
+            "stale."
+        ),
     )
     selector: str | None = Field(
-        default=None, min_length=1, max_length=2048, description="Target: a CSS selector matching one element."
+        default=None,
+        min_length=1,
+        max_length=2048,
+        json_schema_extra=detail(
+            "Target: a CSS selector matching one element; host >>> inner crosses an open shadow root or a same-origin "
+            "iframe, as annotation selectors do."
+        ),
     )
-    x: float | None = Field(default=None, ge=0, description="Target: a point, CSS px from the viewport's left.")
-    y: float | None = Field(default=None, ge=0, description="Target: a point, CSS px from the viewport's top.")
+    x: float | None = Field(default=None, ge=0, json_schema_extra=detail("Target: CSS px from the viewport's left."))
+    y: float | None = Field(default=None, ge=0, json_schema_extra=detail("Target: CSS px from the viewport's top."))
     to_label: int | None = Field(default=None, ge=1)
     to_selector: str | None = Field(default=None, min_length=1, max_length=2048)
     to_x: float | None = Field(default=None, ge=0)
@@ -104,7 +120,8 @@ class InteractParams(Params):
         default=None,
         ge=0,
         le=120_000,
-        description="ms. Many clients give up on a call at 60 s: for longer, wait in steps.",
+        description="ms.",
+        json_schema_extra=detail("Many clients give up on a call at 60 s: for longer, wait in steps."),
     )
     script: str | None = Field(default=None, min_length=1, max_length=100_000)
     cdp: list[CdpStep] | None = Field(default=None, max_length=MAX_CDP_STEPS)
@@ -116,11 +133,14 @@ class InteractParams(Params):
         default=None,
         min_length=1,
         max_length=MAX_UPLOAD_FILES,
-        description="The files' paths (absolute, or from the MCP client's working directory). Only regular "
-        f"files under the working directory, tabsight's upload folder {uploads.upload_folder_path()} (put files "
-        "made for an upload there) or a folder in TABSIGHT_UPLOAD_ROOTS are allowed; the temp folder is not.",
+        description="Paths.",
+        json_schema_extra=detail(
+            "Absolute, or from the MCP client's working directory. Only regular files under the working directory, "
+            f"tabsight's upload folder {uploads.upload_folder_path()} (put files made for an upload there) or a "
+            "folder in TABSIGHT_UPLOAD_ROOTS are allowed; the temp folder is not. A refusal names the allowed folders."
+        ),
     )
-    tab_id: int | None = Field(default=None, description="Act on this tab instead of the tracked one.")
+    tab_id: int | None = Field(default=None, json_schema_extra=detail("Default: the tracked tab."))
 
     @field_validator("url")
     @classmethod

@@ -27,10 +27,11 @@ async def upload(session: Session, params: InteractParams, response: Response) -
 MODES = (
     Mode(
         "upload",
-        "files (paths) set on the target if it is an <input type=file> (hidden ones too) or its <label>; "
-        "any other target is clicked and the files go to the file chooser that click opens (a button or drop zone "
-        "that opens a hidden input); the answer names the files set and what the input holds then.",
+        "files into the target's file input or chooser.",
         upload,
+        detail="Set on the target if it is an <input type=file> (hidden ones too) or its <label>; any other target is "
+        "clicked and the files go to the file chooser that click opens (a button or drop zone that opens a hidden "
+        "input); the answer names the files set and what the input holds then.",
         acts=True,
         needs=("target", "files"),
         fields={"target": "", "files": "", "tab_id": ""},
