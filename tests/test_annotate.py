@@ -63,7 +63,11 @@ def result_parts(result) -> tuple[Image.Image, dict]:
 
 
 async def annotated(client, **arguments):
-    return result_parts(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, **arguments}))
+    return result_parts(
+        await client.call_tool(
+            "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json", **arguments}
+        )
+    )
 
 
 async def goto(client, url):
@@ -173,13 +177,15 @@ async def test_bad_annotation_arguments_are_named(browser, site):
             {
                 "what": "page",
                 "annotate_screenshot": True,
+                "annotation_format": "json",
                 "annotation_target": "custom",
                 "annotation_selector": "div[[",
             },
         )
         assert result.is_error and 'Invalid annotation_selector "div[["' in result.content[0].text
         result = await client.call_tool(
-            "observe", {"what": "page", "annotate_screenshot": True, "annotation_target": "custom"}
+            "observe",
+            {"what": "page", "annotate_screenshot": True, "annotation_format": "json", "annotation_target": "custom"},
         )
         assert result.is_error and "annotation_selector is needed" in result.content[0].text
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import mcp_client
-from harness.calls import payload, refusal
+from harness.calls import payload, refusal, region, text_of
 from harness.realapps import execute, load, mark
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.realapps]
@@ -22,7 +22,8 @@ TODOS = "return [...document.querySelectorAll('#todo-list li')].map((li) => li.i
 
 
 async def look(client, **extra) -> tuple[dict, list]:
-    result = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, **extra})
+    arguments = {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+    result = await client.call_tool("observe", arguments | extra)
     return payload(result), [block for block in result.content if block.type == "image"]
 
 
@@ -90,6 +91,22 @@ async def test_a_look_at_an_unchanged_page_is_a_line_and_full_map_repeats_the_ma
         assert answered["changes"]["added"]
         after, _ = await look(client)
         assert "annotations" in after  # changed since the last look (the new todo): the whole map
+
+
+async def test_in_the_default_compact_form_changes_are_the_map_s_own_lines(browser, realapps):
+    async with mcp_client() as client:
+        await load(client, f"{realapps}/pages/todomvc.html")
+        text = text_of(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True}))
+        lines = [line for line in region(text).split("\n")[2:] if line[:1].isdigit()]  # after the two headers
+        field = next(line for line in lines if '"What needs to be done?"' in line)
+        label = int(field.split(" ")[0])
+        typed = await act(client, action="type", label=label, text="buy milk", submit=True)
+        added = typed["changes"]["added"]
+        # `label role "name" (facts) selector`, as the look's lines: the new todo's checkbox under a new label
+        assert any(line.split(" ")[1] == "checkbox" and int(line.split(" ")[0]) > len(lines) for line in added), added
+        new = next(int(line.split(" ")[0]) for line in added if line.split(" ")[1] == "checkbox")
+        await act(client, action="click", label=new)
+        assert "buy milk (done)" in await execute(client, TODOS)
 
 
 async def test_a_look_without_its_image_and_an_action_on_an_unmapped_page(browser, realapps):

@@ -112,13 +112,15 @@ def parse_line(line: str, labelled: bool = True) -> dict:
     return parsed
 
 
-# -- the lean JSON map (the default) --------------------------------------------------------------
+# -- the lean JSON map (annotation_format json) --------------------------------------------------------------
 
 
 async def test_the_default_map_leaves_out_what_is_empty_or_repeats_another_field():
     browser = FakeBrowser()
     browser.elements = ELEMENTS
-    result = await call(fake_session(browser), "observe", {"what": "page", "annotate_screenshot": True})
+    result = await call(
+        fake_session(browser), "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+    )
     data = json.loads(text_of(result))
     bounds = {"x": 10, "y": 10, "width": 80, "height": 24}
     assert data["annotations"] == [
@@ -194,7 +196,13 @@ async def test_the_map_lists_what_is_outside_the_viewport_and_how_to_reach_it():
     browser.elements = ELEMENTS[:1]
     browser.outside_viewport = {"above": {"count": 0, "elements": []}, "below": OUTSIDE["below"]}
     data = json.loads(
-        text_of(await call(fake_session(browser), "observe", {"what": "page", "annotate_screenshot": True}))
+        text_of(
+            await call(
+                fake_session(browser),
+                "observe",
+                {"what": "page", "annotate_screenshot": True, "annotation_format": "json"},
+            )
+        )
     )
     assert data["outside_viewport"] == {
         "below": OUTSIDE["below"],
@@ -202,9 +210,26 @@ async def test_the_map_lists_what_is_outside_the_viewport_and_how_to_reach_it():
     }
     browser.outside_viewport = {"above": {"count": 0, "elements": []}, "below": {"count": 0, "elements": []}}
     data = json.loads(
-        text_of(await call(fake_session(browser), "observe", {"what": "page", "annotate_screenshot": True}))
+        text_of(
+            await call(
+                fake_session(browser),
+                "observe",
+                {"what": "page", "annotate_screenshot": True, "annotation_format": "json"},
+            )
+        )
     )
     assert "outside_viewport" not in data
+
+
+async def test_the_default_look_is_the_compact_form():
+    """A look costs about half the tokens in lines (issue 33): the default; the JSON map, bounds and all, is
+    one argument away."""
+    browser = FakeBrowser()
+    browser.elements = ELEMENTS
+    result = await call(fake_session(browser), "observe", {"what": "page", "annotate_screenshot": True})
+    lines = text_of(result).split("\n")
+    assert lines[1] == f'{len(ELEMENTS)} of {len(ELEMENTS)} found, a line each: label role "name" (state) selector'
+    assert parse_line(lines[2])["selector"] == "#save"
 
 
 # -- the compact form -----------------------------------------------------------------------------
@@ -309,7 +334,7 @@ async def test_page_text_is_masked_cut_to_its_budget_and_says_what_it_left_out()
             "'page_text' is for what 'page' only, not 'tabs'; what 'tabs' takes no other argument",
         ),
         (
-            {"what": "page", "annotation_format": "compact"},
+            {"what": "page", "annotation_format": "json"},
             "'annotation_format' needs 'annotate_screenshot' (what 'page'): set 'annotate_screenshot' to true",
         ),
         (
@@ -336,7 +361,7 @@ async def test_max_width_shrinks_the_picture_but_not_its_badges_nor_the_bounds()
     browser.color = (255, 255, 255)
     browser.elements = ELEMENTS[:1]
     session = fake_session(browser)
-    arguments = {"what": "page", "annotate_screenshot": True, "max_width": 640}
+    arguments = {"what": "page", "annotate_screenshot": True, "annotation_format": "json", "max_width": 640}
     result = await call(session, "observe", arguments)
     assert image_of(result).size == (640, 360)
     assert json.loads(text_of(result))["annotations"][0]["bounds"] == ELEMENTS[0]["bounds"]  # CSS px of the viewport
@@ -424,7 +449,7 @@ async def test_compact_is_at_most_half_the_json_and_its_selectors_name_their_ele
     # load here must not become theirs (a later slower load would add a regression alert to their answers).
     async with mcp_client() as client:
         await navigate(client, site.url(page))
-        base = {"what": "page", "annotate_screenshot": True, "max_annotations": 100}
+        base = {"what": "page", "annotate_screenshot": True, "annotation_format": "json", "max_annotations": 100}
         as_json = text_of(await client.call_tool("observe", base))
         as_compact = text_of(await client.call_tool("observe", base | {"annotation_format": "compact"}))
         assert len(as_compact) <= len(as_json) / 2, (len(as_compact), len(as_json))
@@ -452,9 +477,22 @@ async def test_compact_labels_act_and_a_smaller_picture_keeps_css_bounds(browser
             "interact", {"action": "type", "label": lines["Order number"]["label"], "text": "B-7", "clear": True}
         )
         assert not typed.is_error, typed.content[0].text
-        full = json.loads(text_of(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})))
+        full = json.loads(
+            text_of(
+                await client.call_tool(
+                    "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+                )
+            )
+        )
         small = await client.call_tool(
-            "observe", {"what": "page", "annotate_screenshot": True, "max_width": 640, "full_map": True}
+            "observe",
+            {
+                "what": "page",
+                "annotate_screenshot": True,
+                "annotation_format": "json",
+                "max_width": 640,
+                "full_map": True,
+            },
         )
         assert json.loads(text_of(small))["annotations"] == full["annotations"]  # bounds in CSS px of the viewport
         data = json.loads(text_of(await client.call_tool("observe", {"what": "page", "page_text": 500})))
@@ -465,7 +503,7 @@ async def test_compact_labels_act_and_a_smaller_picture_keeps_css_bounds(browser
 async def test_interactive_elements_below_the_viewport_are_counted_and_reachable(browser, site):
     async with mcp_client() as client:
         await navigate(client, site.url("/outline.html"))
-        base = {"what": "page", "annotate_screenshot": True}
+        base = {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
         data = json.loads(text_of(await client.call_tool("observe", base)))
         below = data["outside_viewport"]["below"]
         assert below["count"] == 2 and [e["name"] for e in below["elements"]] == ["Load more orders", "Back to top"]

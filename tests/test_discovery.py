@@ -25,7 +25,7 @@ async def goto(client, site, page: str) -> None:
 
 async def observe(client) -> dict:
     """An annotated look with its whole map, also when the page is unchanged since the last look."""
-    arguments = {"what": "page", "annotate_screenshot": True, "full_map": True}
+    arguments = {"what": "page", "annotate_screenshot": True, "annotation_format": "json", "full_map": True}
     return payload(await client.call_tool("observe", arguments))
 
 

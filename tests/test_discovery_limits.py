@@ -22,7 +22,10 @@ async def test_a_huge_deep_page_with_a_cross_origin_frame_answers_and_says_what_
     async with mcp_client(read_timeout_seconds=60) as client:
         payload(await client.call_tool("interact", {"action": "navigate", "url": page}))
         observed = payload(
-            await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, "max_annotations": 100})
+            await client.call_tool(
+                "observe",
+                {"what": "page", "annotate_screenshot": True, "annotation_format": "json", "max_annotations": 100},
+            )
         )
         names = [mark.get("name") for mark in observed["annotations"]]
         # every level of the nested shadow roots is looked into, the innermost too

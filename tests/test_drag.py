@@ -56,7 +56,9 @@ async def test_a_pointer_drag_moves_a_slider_point_to_point(drag_page):
 
 
 async def test_a_drag_by_labels_from_an_annotated_screenshot(drag_page):
-    seen = payload(await drag_page.call_tool("observe", {"what": "page", "annotate_screenshot": True}))
+    seen = payload(
+        await drag_page.call_tool("observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"})
+    )
     labels = {a.get("name"): a["label"] for a in seen["annotations"]}
     answer = await drag(drag_page, label=labels["Pear"], to_label=labels["Basket"])
     assert (answer["label"], answer["to_label"]) == (labels["Pear"], labels["Basket"])

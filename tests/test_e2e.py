@@ -118,7 +118,9 @@ async def users_tab_is_internal(client) -> None:
     assert shot.is_error and "Cannot capture screenshots of browser internal pages" in shot.content[0].text
     page = await client.call_tool("observe", {"what": "page"})
     assert page.is_error and "browser internal pages" in page.content[0].text
-    marked = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})
+    marked = await client.call_tool(
+        "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+    )
     assert marked.is_error and "Cannot capture screenshots of browser internal pages" in marked.content[0].text
 
     # about:blank can be captured but not scripted: said plainly, not in Chrome's words

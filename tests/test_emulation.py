@@ -86,7 +86,9 @@ async def test_a_device_is_what_screenshots_and_scripts_see_until_reset(browser,
 
     # input lands where the emulated page shows it: by selector, and at a point of the annotated picture
     await call(client, "interact", {"action": "click", "selector": "#tap"})
-    annotated = await call(client, "observe", {"what": "page", "annotate_screenshot": True})
+    annotated = await call(
+        client, "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+    )
     (tap,) = [item for item in annotated["annotations"] if item["name"].startswith("Tapped")]
     assert tap["bounds"] == {"x": 100, "y": 300, "width": 150, "height": 50}
     await call(client, "interact", {"action": "click", "x": 175, "y": 325})

@@ -64,7 +64,9 @@ async def test_a_whole_form_in_one_call(form):
 
 
 async def test_fields_by_label_from_an_annotation_and_values_already_there(form):
-    annotated = await form.call_tool("observe", {"what": "page", "annotate_screenshot": True})
+    annotated = await form.call_tool(
+        "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+    )
     labels = {a["selector"]: a["label"] for a in payload(annotated)["annotations"]}
     answer = payload(
         await form.call_tool(

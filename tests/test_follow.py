@@ -20,7 +20,9 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 async def annotated(client, site) -> dict:
     """follow.html freshly loaded and annotated: its annotations by name."""
     payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/follow.html")}))
-    observed = payload(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True}))
+    observed = payload(
+        await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"})
+    )
     return {a["name"]: a for a in observed["annotations"]}
 
 

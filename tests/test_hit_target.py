@@ -40,7 +40,11 @@ async def test_buttons_that_swap_on_the_first_move_click_the_named_one(browser, 
         for target in ({"selector": "#save"}, {"label": None}):
             await goto(client, site, "swap-on-move.html")
             if "label" in target:
-                observed = payload(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True}))
+                observed = payload(
+                    await client.call_tool(
+                        "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+                    )
+                )
                 (save,) = [a["label"] for a in observed["annotations"] if a["name"] == "Save"]
                 target = {"label": save}
             clicked = payload(await act(client, action="click", **target))
@@ -211,7 +215,11 @@ async def test_a_delete_button_that_removes_its_own_row_is_one_successful_click(
         for target in ({"selector": "tbody > tr:nth-of-type(2) > td > button"}, {"label": None}):
             await goto(client, site, "delete-own-row.html")
             if "label" in target:
-                observed = payload(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True}))
+                observed = payload(
+                    await client.call_tool(
+                        "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+                    )
+                )
                 target = {"label": [a["label"] for a in observed["annotations"] if a["name"] == "Delete"][1]}
             clicked = payload(await act(client, action="click", **target))
             assert clicked["did"].startswith("click at") and "located it again" not in clicked["did"]

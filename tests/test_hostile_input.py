@@ -152,7 +152,9 @@ async def test_pages_built_to_hurt_give_bounded_answers(browser, site):
             assert not nav.is_error, nav.content[0].text
             info = await client.call_tool("observe", {"what": "page"})
             assert not info.is_error and len(info.content[0].text) < 20_000
-            marked = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})
+            marked = await client.call_tool(
+                "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+            )
             assert not marked.is_error, marked.content[0].text
             data = json.loads(region(marked.content[1].text))
             assert len(data["annotations"]) <= 50 and len(marked.content[1].text) < 50_000

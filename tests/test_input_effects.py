@@ -133,7 +133,11 @@ async def test_a_contenteditable_reports_its_text(browser, site):
 async def test_a_label_or_wrapper_types_into_its_field(browser, site):
     async with mcp_client() as client:
         await goto(client, site.url("/inputs.html"))
-        observed = payload(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True}))
+        observed = payload(
+            await client.call_tool(
+                "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+            )
+        )
         (label,) = [a["label"] for a in observed["annotations"] if a["selector"] == "#name"]
         typed = payload(await act(client, action="type", label=label, text="Ada"))
         assert typed["value"] == "Ada" and typed["label"] == label

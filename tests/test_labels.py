@@ -24,7 +24,9 @@ async def run(client, script: str):
 async def open_list(client, site) -> dict:
     """The list app, freshly loaded and annotated: its annotations by name."""
     payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/list-app.html")}))
-    observed = payload(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True}))
+    observed = payload(
+        await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"})
+    )
     return {a["name"]: a for a in observed["annotations"]}
 
 
@@ -64,7 +66,11 @@ async def test_a_label_from_before_a_hash_route_render_is_refused_and_ticks_noth
         assert await page_state(client) == {"toggled": [], "renders": 2, "ticked": []}
 
         # observing again gives labels for the list as it is now
-        fresh = payload(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True}))
+        fresh = payload(
+            await client.call_tool(
+                "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+            )
+        )
         (milk_now,) = [a["label"] for a in fresh["annotations"] if a["name"] == "Buy milk"]
         clicked = payload(await click(client, milk_now))
         assert clicked["target"]["name"] == "Buy milk"

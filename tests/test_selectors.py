@@ -87,7 +87,11 @@ async def run(client, script: str, selectors: list[str] | None = None):
 
 async def annotations(client, site, page: str, **arguments) -> list[dict]:
     payload(await client.call_tool("interact", {"action": "navigate", "url": site.url(page)}))
-    observed = payload(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, **arguments}))
+    observed = payload(
+        await client.call_tool(
+            "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json", **arguments}
+        )
+    )
     return observed["annotations"]
 
 

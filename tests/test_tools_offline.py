@@ -151,7 +151,7 @@ async def test_annotated_observe_draws_on_the_capture_and_labels_act_on_their_el
         },
     ]
     session = fake_session(browser)
-    result = await call(session, "observe", {"what": "page", "annotate_screenshot": True})
+    result = await call(session, "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"})
     image, summary = result.content
     drawn = decoded(image)
     assert drawn.size == (640, 400) and image.mime_type == "image/jpeg"
@@ -199,7 +199,7 @@ async def test_a_label_the_action_changed_is_answered_as_its_annotation_entry_no
         },
     ]
     session = fake_session(browser)
-    await call(session, "observe", {"what": "page", "annotate_screenshot": True})
+    await call(session, "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"})
     annotation = session.labels.annotation.id
     now = {"tag": "button", "role": "button", "name": "count: 1", "text": "count: 1", "interactionHint": "clickable"}
     browser.followed = {"labels": [{"annotation": "older", "label": 4}, {"annotation": annotation, "label": 1}], **now}

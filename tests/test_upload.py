@@ -96,7 +96,11 @@ async def test_a_label_of_a_file_input_takes_the_files_too(upload_page, notes):
 
 
 async def test_a_button_that_opens_a_hidden_input_gets_its_chooser_answered(upload_page, notes):
-    seen = payload(await upload_page.call_tool("observe", {"what": "page", "annotate_screenshot": True}))
+    seen = payload(
+        await upload_page.call_tool(
+            "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+        )
+    )
     button = next(a["label"] for a in seen["annotations"] if a.get("name") == "Choose avatar")
     answer = await upload(upload_page, notes[1], label=button)
     assert answer["via"] == "chooser" and answer["label"] == button

@@ -83,7 +83,9 @@ async def test_screenshots_bring_no_bar_and_a_point_from_before_the_bar_is_refus
 async def test_a_label_taken_before_the_bar_clicks_its_element_after_it(users):
     client, _browser = users
     before = await viewport_height(client)
-    annotated = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})
+    annotated = await client.call_tool(
+        "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+    )
     labels = {item["name"]: item["label"] for item in payload(annotated)["annotations"]}
     assert await viewport_height(client) == before, "annotating attached the debugger"
     clicked = payload(await client.call_tool("interact", {"action": "click", "label": labels["Bottom"]}))

@@ -186,7 +186,13 @@ async def annotated(client: Client, **extra: Any) -> tuple[CallToolResult, str, 
     """observe with annotate_screenshot and MAX_ANNOTATIONS (plus ``extra`` arguments): the result, all
     its text, and its image's size. The whole map each time (``full_map``): an agent that looks again at a page
     unchanged since is told so in a line instead (tests/test_changes.py), which these scores do not read."""
-    arguments = {"what": "page", "annotate_screenshot": True, "max_annotations": MAX_ANNOTATIONS, "full_map": True}
+    arguments = {
+        "what": "page",
+        "annotate_screenshot": True,
+        "annotation_format": "json",
+        "max_annotations": MAX_ANNOTATIONS,
+        "full_map": True,
+    }
     result = await client.call_tool("observe", arguments | extra)
     if result.is_error:
         raise Failed(text_of(result) or "(isError, no text)")

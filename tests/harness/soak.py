@@ -700,7 +700,13 @@ class Agent:
                 if outside:
                     raise Failed(f"mark {mark['label']} at {box} is outside the {width}x{height} image")
 
-        result = await self.soak.call(self, "annotate", "observe", {"what": "page", "annotate_screenshot": True}, check)
+        result = await self.soak.call(
+            self,
+            "annotate",
+            "observe",
+            {"what": "page", "annotate_screenshot": True, "annotation_format": "json"},
+            check,
+        )
         if result is not None:
             # an unnamed element's mark has no name field
             self.labels = {mark.get("name", ""): mark["label"] for mark in answer_json(result)["annotations"]}

@@ -68,8 +68,8 @@ ANNOTATION_FORMAT = (
     "Fields are left out when empty or repeating another: text equal to name or state.value; the tag the role "
     "implies (the same word; link a; textbox, searchbox, checkbox, radio, slider, spinbutton input; combobox, "
     "listbox select); the interactionHint the role implies (link navigable; textbox, searchbox editable; combobox, "
-    "listbox, option selectable; checkbox, radio, switch toggleable; others clickable). compact: plain text at half "
-    "the characters or less, for when labels, roles, names and selectors are enough (no bounds); one line per "
+    "listbox, option selectable; checkbox, radio, switch toggleable; others clickable). compact (the default): plain "
+    "text at half the characters or less, every field but bounds (the picture shows where each mark is); one line per "
     f"element: {LINE_GRAMMAR}, where role is - when there is none, name is a JSON string, the optional parenthesised "
     "part is space-separated facts, each `key` (true) or `key=` and a JSON value (name_from, checked, selected, "
     "expanded, pressed, disabled, value, options, options_total, text when it differs from name and value, hint "
@@ -101,7 +101,7 @@ class ObserveParams(Params):
     annotation_target: Literal["interactive", "all_visible", "custom"] = "interactive"
     annotation_selector: str | None = Field(default=None, min_length=1, max_length=1024)
     max_annotations: int = Field(default=50, ge=1, le=100)
-    annotation_format: Literal["json", "compact"] = "json"
+    annotation_format: Literal["json", "compact"] = "compact"
     image: bool = True
     full_map: bool = False
     page_text: int = Field(default=0, ge=0, le=PAGE_TEXT_MAX)
@@ -304,7 +304,7 @@ def compact(
     if found.get("unchanged"):
         lines[1] = unchanged_line(len(annotations))
     else:
-        lines += [f"{item['label']} {_compact_element(item, _facts(item))}" for item in page_fields(annotations)]
+        lines += compact_lines(annotations)
     outside = outside_viewport(found.get("outside_viewport"))
     for side in ("above", "below"):
         if outside and side in outside:
@@ -317,6 +317,11 @@ def compact(
     if outline is not None:
         lines += ["page text:", outline_text(outline, budget)]
     return "\n".join(lines)
+
+
+def compact_lines(annotations: list[dict[str, Any]]) -> list[str]:
+    """A line per annotation (LINE_GRAMMAR), masked as every page field is."""
+    return [f"{item['label']} {_compact_element(item, _facts(item))}" for item in page_fields(annotations)]
 
 
 def unchanged_line(count: int) -> str:
@@ -424,7 +429,7 @@ TOOL = Tool(
                 ),
                 "annotation_selector": Meaning("for custom.", "A CSS selector, with annotation_target=custom."),
                 "max_annotations": Meaning("", "At most this many, in reading order."),
-                "annotation_format": Meaning("compact: a line each, no bounds.", ANNOTATION_FORMAT),
+                "annotation_format": Meaning("compact: a line each; json: with bounds.", ANNOTATION_FORMAT),
                 "page_text": Meaning(
                     "also the viewport's text, up to this many characters.",
                     "An outline: headings as '# text', fields as 'name: value' (never a password's value), "

@@ -9,7 +9,7 @@ from ...browser.client import BrowserClient, End
 from ...errors import BrowserError, Code, ToolError
 from ...session.state import Label, Session
 from ..modes import given
-from ..observe import answer_selectors, lean
+from ..observe import answer_selectors, compact_lines, lean
 from ..response import Response
 from .params import DESTINATION, TARGET, InteractParams
 
@@ -125,9 +125,11 @@ async def page_changes(session: Session, client: BrowserClient, tab_id: int) -> 
     answer_selectors(changes["added"] + changes["changed"])
     for item in changes["added"]:
         annotation.place(item["label"], item["selector"])
+    # in the map's own form: its lines, or its JSON entries
+    entries = compact_lines if annotation.form == "compact" else (lambda items: [lean(item) for item in items])
     shown: dict[str, Any] = {
-        "added": [lean(item) for item in changes["added"]],
-        "changed": [lean(item) for item in changes["changed"]],
+        "added": entries(changes["added"]),
+        "changed": entries(changes["changed"]),
         "removed": changes["removed"],
         "more": changes["more"],
     }
