@@ -11,7 +11,7 @@ from PIL import Image
 
 from conftest import mcp_client
 from harness.calls import payload, region
-from tabsight import annotate
+from tabsight import annotate, vision
 from tabsight.tools.observe import HINT_OF_ROLE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -63,11 +63,20 @@ def result_parts(result) -> tuple[Image.Image, dict]:
 
 
 async def annotated(client, **arguments):
-    return result_parts(
-        await client.call_tool(
-            "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json", **arguments}
-        )
-    )
+    """The JSON map and its picture at the viewport's size (1280x720: a pixel is a CSS px), the whole map each
+    time."""
+    base = {"what": "page", "annotate_screenshot": True, "annotation_format": "json", "max_width": 1280}
+    return result_parts(await client.call_tool("observe", base | {"full_map": True} | arguments))
+
+
+async def test_the_default_look_s_picture_fits_its_token_budget_and_keeps_css_bounds(browser, site):
+    async with mcp_client() as client:
+        await goto(client, site.url("/annotate.html"))
+        full, data = await annotated(client)
+        small, again = await annotated(client, max_width=None)
+        assert small.width * small.height / 750 <= vision.LOOK_TOKENS < full.width * full.height / 750
+        assert abs(small.width / small.height - 1280 / 720) < 0.01
+        assert again["annotations"] == data["annotations"]  # bounds in CSS px of the viewport, whatever the size
 
 
 async def goto(client, url):

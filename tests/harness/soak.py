@@ -704,7 +704,13 @@ class Agent:
             self,
             "annotate",
             "observe",
-            {"what": "page", "annotate_screenshot": True, "annotation_format": "json"},
+            {
+                "what": "page",
+                "annotate_screenshot": True,
+                "annotation_format": "json",
+                "full_map": True,  # the whole map each time: a look at an unchanged page is a line
+                "max_width": 1280,  # the picture at the viewport's size: bounds are its pixels
+            },
             check,
         )
         if result is not None:

@@ -84,7 +84,9 @@ async def test_observe_page_plain_annotated_and_compact_hold_the_page_in_regions
             {"level": h["level"], "text": h["text"]} for h in data["headings"]
         ]
 
-        annotated = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, "page_text": 2000})
+        annotated = await client.call_tool(
+            "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json", "page_text": 2000}
+        )
         assert_marked(annotated, TITLE)
         names = [element.get("name", "") for element in answer(annotated)["annotations"]]
         assert any(GUESSED_CLOSE in name for name in names), names

@@ -111,7 +111,11 @@ async def posted(client, path: str) -> dict | None:
 
 
 async def annotated(client, **arguments) -> dict:
-    return payload(await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, **arguments}))
+    return payload(
+        await client.call_tool(
+            "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json", **arguments}
+        )
+    )
 
 
 @pytest.mark.browser
@@ -126,7 +130,14 @@ async def test_no_answer_carries_a_secret_whatever_field_holds_it(browser, site)
                 {"what": "page", "annotate_screenshot": True, "annotation_format": format_, "page_text": 2000},
             )
         answers["all visible"] = await call(
-            client, "observe", {"what": "page", "annotate_screenshot": True, "annotation_target": "all_visible"}
+            client,
+            "observe",
+            {
+                "what": "page",
+                "annotate_screenshot": True,
+                "annotation_format": "json",
+                "annotation_target": "all_visible",
+            },
         )
         answers["logs"] = await until(lambda: logged(client, "logs", 2))
         answers["errors"] = await until(lambda: logged(client, "errors", 1))

@@ -400,11 +400,14 @@ _DETAIL_SHAPES = ("include", "max_body_chars", "binary_bodies")
 TOOL = Tool(
     name="observe",
     discriminator="what",
-    description="Look at the browser. Cheaper looks: annotation_format=compact, max_width=640, page_text=1500.",
-    detail="Pending alerts also ride on every answer as _alerts. The cheaper looks: annotation_format=compact (a "
-    "text line per element, no bounds) when labels, names and selectors are enough; max_width=640 for a picture at "
-    "a quarter of the tokens; page_text=1500 to read what the page says (results, messages, field values) instead "
-    "of reading it off the image or using all_visible.",
+    description="Look at the browser. Take the annotated look first and after a navigation; actions' answers "
+    "then carry what changed, and image=false looks again without the picture.",
+    detail="Pending alerts also ride on every answer as _alerts. The look's forms: the default (a picture of "
+    "about 600 tokens, never larger than the client keeps, and a line per mark); image=false (the lines alone, "
+    "when you need the labels, not a sight of the page); annotation_format=json (every field, bounds included, "
+    "about twice the text); max_width to choose the picture's size; page_text=1500 to read what the page says "
+    "(results, messages, field values) instead of reading it off the image or using all_visible. A look at a page "
+    "unchanged since says so in a line; full_map=true lists the map again.",
     params=ObserveParams,
     modes=(
         Mode(
@@ -418,9 +421,9 @@ TOOL = Tool(
             fields={
                 "tab_id": "",
                 "annotate_screenshot": Meaning(
-                    "numbered boxes, each with selector, role, name, state, bounds.",
+                    "numbered labels, each with role, name, state, selector.",
                     "A screenshot of the viewport; interact({label:N}) acts on N. The map also gives text and "
-                    "interactionHint (annotation_format has the cheaper forms).",
+                    "interactionHint, and in the json form bounds.",
                 ),
                 "annotation_target": Meaning(
                     "",
