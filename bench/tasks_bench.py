@@ -2,7 +2,7 @@
 costs the agent in tokens read, calls, looks and time; and what one look at a page costs on each.
 
     .venv/bin/python bench/tasks_bench.py [--tasks NAME ...] [--servers tabsight,playwright]
-        [--no-looks | --looks-only] [--before PATH/TO/OTHER/CHECKOUT] [--verbose]
+        [--no-looks | --looks-only] [--before PATH/TO/OTHER/CHECKOUT] [--repeat N] [--verbose]
 
 Run it under the browser lock: flock /tmp/browser.lock .venv/bin/python bench/tasks_bench.py ...
 
@@ -74,7 +74,7 @@ import re
 import shutil
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -755,7 +755,8 @@ class TabsightAgent(Agent):
         """An interact call of the agent's, its answer read into the map."""
         result = await self.call("interact", arguments)
         if result.is_error:
-            self.map = "stale" if self.map != "none" else "none"
+            if self.map != "none":
+                self.map = "stale"
             raise Failed(f"interact {arguments.get('action')}: {text_of(result)[:300]}")
         answer = json_answer(result)
         self.url = answer.get("url", self.url)
@@ -1092,6 +1093,19 @@ def ratio(mine: float, theirs: float) -> str:
     return f"{mine / theirs:.2f}" if theirs else "n/a"
 
 
+def median_runs(runs: list[Run]) -> list[Run]:
+    """For each task and server, the run of median wall time (the only one, without --repeat), lost when any
+    of its repetitions was."""
+    groups: dict[tuple[str, str], list[Run]] = {}
+    for run in runs:
+        groups.setdefault((run.task, run.server), []).append(run)
+    chosen = []
+    for group in groups.values():
+        median = sorted(group, key=lambda run: run.wall)[(len(group) - 1) // 2]
+        chosen.append(replace(median, verified=not any(run.lost for run in group)))
+    return chosen
+
+
 def task_table(runs: list[Run], names: list[str]) -> str:
     lines = [
         "| task | server | text tokens | image tokens | tokens | calls | looks | wall s | outcome |",
@@ -1200,6 +1214,7 @@ async def main() -> None:
     parser.add_argument("--servers", default="tabsight,playwright", help="tabsight, playwright or both (default)")
     parser.add_argument("--no-looks", action="store_true", help="the tasks only")
     parser.add_argument("--looks-only", action="store_true", help="the one-look comparison only")
+    parser.add_argument("--repeat", type=int, default=1, help="run each task N times, show the median (wall time)")
     parser.add_argument("--before", metavar="PATH", help="also run tabsight from this checkout's .venv/bin/python")
     parser.add_argument("--verbose", action="store_true", help="print every call of the agents and its answer")
     parser.add_argument("--playwright-mcp", default=str(PLAYWRIGHT_MCP), help="path to @playwright/mcp's cli.js")
@@ -1220,17 +1235,21 @@ async def main() -> None:
     try:
         chosen = servers(args, workdir)
         if not args.looks_only:
-            runs = []
-            for task in tasks:
-                for server in chosen:
-                    runs.append(await run_task(server, task, base_url, workdir, args.verbose))
-            count_tokens(runs)
+            every = []
+            for _ in range(args.repeat):
+                for task in tasks:
+                    for server in chosen:
+                        every.append(await run_task(server, task, base_url, workdir, args.verbose))
+            count_tokens(every)
+            runs = median_runs(every)
             print("## Tasks\n")
+            if args.repeat > 1:
+                print(f"Each task {args.repeat} times on each server; the run of median wall time shown.\n")
             print(task_table(runs, [server.name for server in chosen]))
             report["tasks"] = [
                 {key: value for key, value in asdict(run).items() if key != "texts"}
                 | {"tokens": run.tokens, "lost": run.lost}
-                for run in runs
+                for run in every
             ]
             report["task_totals"] = {
                 server.name: totals_of([run for run in runs if run.server == server.name]) for server in chosen
