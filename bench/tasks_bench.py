@@ -482,6 +482,7 @@ class Agent:
             self.run.agent_error = str(error)
         finally:
             self.run.wall = time.perf_counter() - started - self.offband
+        await self.quiet()  # the page's own transitions finished (a Bootstrap collapse takes 350 ms), out of band
         self.run.verified = await self.verify(task.verify)
 
     async def step(self, step: Step) -> None:
@@ -625,6 +626,42 @@ COMPACT_LINE = re.compile(r"(\d+) (\S+) ")
 OUTSIDE_LINE = re.compile(r"  (\S+) ")
 
 
+def compact_item(line: str) -> dict[str, Any] | None:
+    """One line of the compact form (``label role "name" (facts) selector``, or an outside-the-viewport line
+    without its label) as a JSON map's entry; None for any other line."""
+    decoder = json.JSONDecoder()
+    head = COMPACT_LINE.match(line) or OUTSIDE_LINE.match(line)
+    if not head:
+        return None
+    label = int(head.group(1)) if head.re is COMPACT_LINE else None
+    role = head.group(head.re.groups)
+    at = head.end()
+    try:
+        name, at = decoder.raw_decode(line, at)
+    except ValueError:
+        return None
+    if not isinstance(name, str):
+        return None  # "14 of 14 found, ..."
+    state: dict[str, Any] = {}
+    if line.startswith(" (", at):
+        at += 2
+        while at < len(line) and line[at] != ")":
+            key = re.match(r"[a-z_]+", line[at:]).group(0)
+            at += len(key)
+            if line.startswith("=", at):
+                state[key], at = decoder.raw_decode(line, at + 1)
+            else:
+                state[key] = True
+            at += line[at] == " "
+        at += 1
+    selector = line[at:].strip()
+    text = state.pop("text", None) or state.get("value") or ""
+    for fact in ("name_from", "hint"):
+        state.pop(fact, None)
+    item = {"label": label, "role": "" if role == "-" else role, "name": name, "selector": selector}
+    return item | {"state": state, "text": text}
+
+
 class TabsightAgent(Agent):
     server = "tabsight"
 
@@ -698,7 +735,6 @@ class TabsightAgent(Agent):
                     elements += [annotation(item) for item in side.get("elements", [])]
             return {"url": url, "elements": elements}
 
-        decoder = json.JSONDecoder()
         lines = text.splitlines()
         url = lines[0].split()[-4] if lines and lines[0].startswith("page ") else ""
         if any(line.startswith("unchanged") for line in lines[:3]):
@@ -707,36 +743,9 @@ class TabsightAgent(Agent):
         for line in lines[1:]:
             if line.startswith("page text:"):
                 break
-            head = COMPACT_LINE.match(line) or OUTSIDE_LINE.match(line)
-            if not head:
-                continue
-            label = int(head.group(1)) if head.re is COMPACT_LINE else None
-            role = head.group(head.re.groups)
-            at = head.end()
-            try:
-                name, at = decoder.raw_decode(line, at)
-            except ValueError:
-                continue
-            if not isinstance(name, str):
-                continue  # "14 of 14 found, ..."
-            state: dict[str, Any] = {}
-            if line.startswith(" (", at):
-                at += 2
-                while at < len(line) and line[at] != ")":
-                    key = re.match(r"[a-z_]+", line[at:]).group(0)
-                    at += len(key)
-                    if line.startswith("=", at):
-                        state[key], at = decoder.raw_decode(line, at + 1)
-                    else:
-                        state[key] = True
-                    at += line[at] == " "
-                at += 1
-            selector = line[at:].strip()
-            text = state.pop("text", None) or state.get("value") or ""
-            for fact in ("name_from", "hint"):
-                state.pop(fact, None)
-            item = {"label": label, "role": "" if role == "-" else role, "name": name, "selector": selector}
-            elements.append(annotation(item | {"state": state, "text": text}))
+            item = compact_item(line)
+            if item is not None:
+                elements.append(annotation(item))
         return {"url": url, "elements": elements}
 
     async def act(self, step: Step, target: Element | None) -> None:
@@ -766,6 +775,12 @@ class TabsightAgent(Agent):
         elif isinstance(changes, dict):
             self.changes_seen = True
             self.apply(changes)
+        elif changes == "none":  # nothing changed in the map: it still shows the page
+            self.changes_seen = True
+        if isinstance(answer.get("label_now"), dict) and answer.get("navigated") is not True:
+            state = self.map  # what the action made of its own target; the map is no fresher for it
+            self.apply({"changed": [answer["label_now"]]})
+            self.map = state
         elif self.map != "none":
             self.map = "fresh" if self.supports_changes else "stale"
         return answer
@@ -774,7 +789,12 @@ class TabsightAgent(Agent):
         """An action answer's changes, applied to the map (which then shows the page as it is)."""
         by_label = {item.handle.get("label"): item for item in self.elements if "label" in item.handle}
         removed = set(changes.get("removed") or [])
-        for item in changes.get("changed") or []:
+        # in the map's own form: JSON entries, or the compact form's lines
+        entries = {
+            kind: [compact_item(entry) if isinstance(entry, str) else entry for entry in changes.get(kind) or []]
+            for kind in ("added", "changed")
+        }
+        for item in entries["changed"]:
             old = by_label.get(item.get("label"))
             if old is None:
                 continue
@@ -783,7 +803,7 @@ class TabsightAgent(Agent):
                 old.state = dict(item["state"] or {})
             old.text = str(item.get("text") or old.state.get("value") or old.text)
         self.elements = [item for item in self.elements if item.handle.get("label") not in removed]
-        self.elements += [annotation(item) for item in changes.get("added") or []]
+        self.elements += [annotation(item) for item in entries["added"] if item]
         if self.map != "none":
             # changes left out ("more") leave a map to act on, not one that shows the outcome
             self.map = "usable" if changes.get("more") else "fresh"

@@ -87,9 +87,13 @@ async def on_element(
         **result,
         **({"label_now": now} if now else {}),
     }
-    if report_changes and not result.get("navigated"):
-        changes = await page_changes(session, client, tab_id)
-        if changes is not None:
+    if not result.get("navigated"):
+        # the page it stayed on: its url and title are the agent's map's (or it asks observe for them)
+        answer.pop("url", None)
+        answer.pop("title", None)
+        changes = await page_changes(session, client, tab_id) if report_changes else None
+        if changes is not None:  # what changed, in the map's terms, says more than the DOM's counts
+            answer.pop("dom", None)
             answer["changes"] = changes
     return answer
 
