@@ -99,6 +99,7 @@ from harness.axtree import QUIET_SCRIPT
 from harness.calls import REGION
 from harness.realapps import missing_bundles
 from harness.servers import serve_folder
+from toollist_bench import tool_list, weigh as weigh_tools
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS_PAGES = ROOT / "bench" / "corpus" / "pages"
@@ -1254,6 +1255,13 @@ async def main() -> None:
     report: dict[str, Any] = {"targets": TARGETS}
     try:
         chosen = servers(args, workdir)
+        # the tool list every session of each server carries in its context (bench/toollist_bench.py)
+        listed = {server.name: weigh_tools(await tool_list(server.params(workdir / "runtime"))) for server in chosen}
+        print("## Tool list\n\n| server | tools | tokens |\n|---|---:|---:|")
+        for name, found in listed.items():
+            print(f"| {name} | {len(found['tools'])} | {found['total']:,} |")
+        report["tool_list"] = {name: found["total"] for name, found in listed.items()}
+        print()
         if not args.looks_only:
             every = []
             for _ in range(args.repeat):
