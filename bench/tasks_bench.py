@@ -96,7 +96,7 @@ from common import (
     workspace,
 )
 from harness.axtree import QUIET_SCRIPT
-from harness.calls import REGION
+from harness.calls import json_block, unmarked
 from harness.realapps import missing_bundles
 from harness.servers import serve_folder
 from toollist_bench import tool_list, weigh as weigh_tools
@@ -596,23 +596,9 @@ class Agent:
 # -- tabsight ----------------------------------------------------------------------------------------
 
 
-def region_text(text: str) -> str:
-    """A text block without its page-content markers."""
-    return REGION.sub(r"\2", text)
-
-
 def json_answer(result: CallToolResult) -> dict[str, Any]:
     """The JSON object an answer carries (not its _notes or _alerts block); {} when there is none."""
-    for block in reversed(result.content):
-        if block.type != "text":
-            continue
-        try:
-            data = json.loads(region_text(block.text))
-        except ValueError:
-            continue
-        if isinstance(data, dict) and set(data) != {"_notes"}:
-            return data
-    return {}
+    return json_block(result) or {}
 
 
 def annotation(item: dict[str, Any]) -> Element:
@@ -707,7 +693,7 @@ class TabsightAgent(Agent):
         self.with_image = False
         text = next(
             (
-                region_text(block.text)
+                unmarked(block.text)
                 for block in result.content
                 if block.type == "text" and not block.text.startswith(('{"_notes"', "_alerts"))
             ),

@@ -42,6 +42,14 @@ def payload(result: CallToolResult) -> dict:
     (in a page-content region, but for a tool that quotes no page) other than the ``_notes`` block (which may
     come with any answer; so may the ``_alerts`` block, and an attached image with a caption)."""
     assert not result.is_error, result.content[0].text
+    data = json_block(result)
+    if data is None:
+        raise AssertionError(f"no JSON answer in {result.content!r}")
+    return data
+
+
+def json_block(result: CallToolResult) -> dict | None:
+    """The last text block of an answer that is a JSON object other than the ``_notes`` block; None."""
     for block in reversed(result.content):
         if block.type != "text":
             continue
@@ -51,7 +59,7 @@ def payload(result: CallToolResult) -> dict:
             continue
         if isinstance(data, dict) and set(data) != {"_notes"}:
             return data
-    raise AssertionError(f"no JSON answer in {result.content!r}")
+    return None
 
 
 def json_blocks(result: CallToolResult) -> list:
