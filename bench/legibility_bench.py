@@ -35,6 +35,11 @@ downscale and the badges alone lose), JPEG at qualities 60/80/90 with 4:4:4 chro
 no badges, as PNG (what the downscale alone loses). The offline JPEG 80 4:4:4 is checked against observe's own look
 (mean absolute pixel difference, reported). Mean/min legibility and mean size per variant and width.
 
+Faster runs, to compare drawings: ``--widths 960,1024`` reads the looks at those widths only; ``--offline``
+draws them anew with this working tree's tabsight.annotate (as observe would today, encoded as ENCODINGS
+"annotated") instead of reading the captured look-W.jpg files; ``--lines-only`` skips the whole-image reading.
+With ``--encoding-widths ''`` too, one width of every page is one look each.
+
 Results: printed, and bench/results/legibility.json. OCR results are cached in the shots folder by image hash,
 so a second --from-shots run only OCRs what changed.
 """
@@ -217,6 +222,16 @@ class Cache:
             self.path.write_text(json.dumps(self.found))
 
 
+def offline_jpeg(where: Path, meta: dict, width: int) -> bytes:
+    """The look at ``width`` drawn by this working tree's tabsight.annotate and encoded as observe encodes it."""
+    from tabsight.images import ENCODINGS
+
+    encoding = ENCODINGS["annotated"]
+    out = io.BytesIO()
+    offline_look(where, meta, width).save(out, "JPEG", quality=encoding.quality, **encoding.options)
+    return out.getvalue()
+
+
 def offline_look(where: Path, meta: dict, width: int) -> Image.Image:
     """The look at ``width`` drawn as observe draws it (an RGB image, not encoded yet)."""
     from tabsight import annotate
@@ -253,12 +268,20 @@ def mean_abs_difference(a: bytes, b: bytes) -> float | None:
         return round(statistics.fmean(ImageStat.Stat(difference).mean), 3)
 
 
-def analyse(shots: Path, widths: tuple[int, ...], encoding_widths: tuple[int, ...], workers: int) -> dict:
+def analyse(
+    shots: Path,
+    widths: tuple[int, ...],
+    encoding_widths: tuple[int, ...],
+    workers: int,
+    offline: bool = False,
+    whole: bool = True,
+    only: list[str] | None = None,
+) -> dict:
     cache = Cache(shots / "ocr-cache.json")
     pages = {
         where.name.replace("__", "/"): (where, json.loads((where / "meta.json").read_text()))
         for where in sorted(shots.iterdir())
-        if (where / "meta.json").is_file()
+        if (where / "meta.json").is_file() and (not only or where.name.replace("__", "/") in only)
     }
     fulls = {page: (where / "full.png").read_bytes() for page, (where, _) in pages.items()}
     started = time.monotonic()
@@ -276,11 +299,19 @@ def analyse(shots: Path, widths: tuple[int, ...], encoding_widths: tuple[int, ..
     jobs: list[tuple[str, str, int, bytes, bool]] = []
     sizes: dict[tuple[str, str, int], int] = {}
     checks: dict[str, dict[str, float | None]] = {}
+    looks: dict[tuple[str, int], dict] = {}
     for page, (where, meta) in pages.items():
         for width in widths:
             look = where / f"look-{width}.jpg"
-            if look.is_file():
-                jobs.append((page, "observe", width, look.read_bytes(), True))
+            if offline:
+                data = offline_jpeg(where, meta, width)
+            elif look.is_file():
+                data = look.read_bytes()
+            else:
+                continue
+            with Image.open(io.BytesIO(data)) as img:
+                looks[(page, width)] = {"size": list(img.size), "bytes": len(data)}
+            jobs.append((page, "observe", width, data, whole))
         checks[page] = {}
         for width in encoding_widths:
             data = plain(fulls[page], width)
@@ -334,9 +365,10 @@ def analyse(shots: Path, widths: tuple[int, ...], encoding_widths: tuple[int, ..
         share_ = found["hits"] / found["total"] if found["total"] else 1.0
         if kind == "observe":
             row = result["pages"][page]
-            look = pages[page][1]["looks"][str(width)]
+            look = looks[(page, width)]
             row["legibility"][str(width)] = round(share_, 4)
-            row["whole_image_legibility"][str(width)] = round(found["whole"], 4)
+            if "whole" in found:
+                row["whole_image_legibility"][str(width)] = round(found["whole"], 4)
             row["sizes"][str(width)] = look["size"]
             row["bytes"][str(width)] = look["bytes"]
             row["lost"][str(width)] = dict(Counter(found["lost"]).most_common(20))
@@ -402,11 +434,14 @@ def tables(result: dict, widths: tuple[int, ...]) -> str:
         "## Kept of today's look: legibility at the width / legibility at 1280 (the downscale's own cost)",
         "",
         *width_table(relative(pages, widths), widths, "legibility", "words"),
-        "",
-        "## The same, whole-image OCR (one pass; tesseract loses boxed words, so harsher)",
-        "",
-        *width_table(pages, widths, "whole_image_legibility", "whole_image_words"),
     ]
+    if any(row["whole_image_legibility"] for row in pages.values()):
+        out += [
+            "",
+            "## The same, whole-image OCR (one pass; tesseract loses boxed words, so harsher)",
+            "",
+            *width_table(pages, widths, "whole_image_legibility", "whole_image_words"),
+        ]
     encodings = result["encodings"]
     if PLAIN in encodings:
         control = {
@@ -464,9 +499,17 @@ def main() -> None:
         default="1280,960,768,640",
         help="widths of the encoding study, comma-separated ('' for none)",
     )
+    parser.add_argument(
+        "--widths", default=",".join(str(w) for w in WIDTHS), help="the looks' widths to read, comma-separated"
+    )
+    parser.add_argument(
+        "--offline", action="store_true", help="draw the looks with this tree's tabsight.annotate, not observe's files"
+    )
+    parser.add_argument("--lines-only", action="store_true", help="no whole-image reading of the looks")
     parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args()
     encoding_widths = tuple(int(w) for w in args.encoding_widths.split(",") if w.strip())
+    widths = tuple(int(w) for w in args.widths.split(",") if w.strip())
 
     failed: dict[str, str] = {}
     if not args.from_shots:
@@ -481,7 +524,15 @@ def main() -> None:
             for page, why in failed.items():
                 print(f"failed {page}: {why[:500]}")
             return
-    result = analyse(args.shots, WIDTHS, encoding_widths, args.jobs)
+    result = analyse(
+        args.shots,
+        widths,
+        encoding_widths,
+        args.jobs,
+        args.offline,
+        not args.lines_only,
+        args.page if args.from_shots else None,
+    )
     result["failed"] = failed
     result["method"] = {
         "readings": VERSION,
@@ -489,9 +540,10 @@ def main() -> None:
         f"{OCR_SCALE}x the full screenshot's width and sharpened (bench/legibility.py)",
         "legibility": "per text line of the full screenshot, multiset intersection of the look's words with the "
         "full's, summed / the full's word count",
-        "widths": list(WIDTHS),
+        "widths": list(widths),
+        "looks": "drawn offline by this tree's tabsight.annotate" if args.offline else "observe's own",
     }
-    print(tables(result, WIDTHS))
+    print(tables(result, widths))
     for page, why in failed.items():
         print(f"\nfailed {page}: {why[:500]}")
     RESULTS.mkdir(exist_ok=True)
