@@ -23,9 +23,12 @@ def mark(label, x, y, width=50, height=20) -> dict:
 def test_a_2x_screenshot_gets_its_marks_at_device_pixels():
     drawn, (badge,) = annotate.draw(png((2560, 1440), "white"), [mark(1, 100, 100)], viewport_width=1280)
     assert drawn.size == (2560, 1440)
-    # the box runs just outside the element's device-pixel box, 4 px wide at 2x
-    assert drawn.getpixel((2 * 100 - 2, 2 * 110)) == annotate.ON_LIGHT[0]
-    assert drawn.getpixel((2 * 100 + 2, 2 * 110)) == (255, 255, 255)
+    # the box runs GAP CSS px outside the element's device-pixel box, 2 px wide at 2x, nothing drawn in between
+    out = 2 * annotate.GAP
+    assert drawn.getpixel((2 * 100 - out - 1, 2 * 110)) == annotate.ON_LIGHT[0]
+    assert drawn.getpixel((2 * 100 - out - 2, 2 * 110)) == annotate.ON_LIGHT[0]
+    assert drawn.getpixel((2 * 100 - out - 3, 2 * 110)) == (255, 255, 255)
+    assert all(drawn.getpixel((x, 2 * 110)) == (255, 255, 255) for x in range(2 * 100 - out, 2 * 100 + 3))
     # the badge sits above the element, and is drawn twice as large as at 1x
     _, (small,) = annotate.draw(png((1280, 720), "white"), [mark(1, 100, 100)], viewport_width=1280)
     assert badge.box.bottom <= 2 * 100 and badge.box.height >= 2 * small.box.height - 2
@@ -84,10 +87,11 @@ def covers(badge, points) -> bool:
     return any(b.x <= x < b.right and b.y <= y < b.bottom for x, y in points)
 
 
-def check_every_badge(drawn, badges, marks):
+def check_every_badge(drawn, badges, marks, img=None):
     """What any annotated screenshot must show: one badge per element, inside
     the image, apart from each other, legible, and tied to its element by a
-    line whenever it is not next to it."""
+    line whenever it is not next to it (the line breaks where it would cross
+    or touch the page's strokes: ``img``, the page, tells where they are)."""
     assert [b.label for b in badges] == [m["label"] for m in marks]
     pixels = np.asarray(drawn)
     for n, badge in enumerate(badges):
@@ -101,12 +105,20 @@ def check_every_badge(drawn, badges, marks):
         bounds = marks[n]["bounds"]
         gap_x = max(bounds["x"] - box.right, box.x - (bounds["x"] + bounds["width"]), 0)
         gap_y = max(bounds["y"] - box.bottom, box.y - (bounds["y"] + bounds["height"]), 0)
-        if max(gap_x, gap_y) > 4:  # away from its element: a line runs from the badge to it
+        if max(gap_x, gap_y) > annotate.OUTLINE_REACH + annotate.STROKE:  # away from its box: a line to the box
             assert badge.leader is not None
             x0, y0, x1, y1 = badge.leader
             steps = max(abs(x1 - x0), abs(y1 - y0))
             line = [(round(x0 + (x1 - x0) * i / steps), round(y0 + (y1 - y0) * i / steps)) for i in range(steps + 1)]
             outside = [(x, y) for x, y in line if not box.overlaps(annotate.Box(x, y, 1, 1), margin=0)]
+            if img is not None:  # where it runs over plain page (it breaks where it would cross or touch a stroke)
+                grey = np.asarray(img.convert("L")).astype(int)
+                text = set(ink(img, (0, 0, img.width, img.height)))
+                # never over the page's text
+                assert not any(drawn.getpixel(p) == badge.fill for p in outside if p in text)
+                outside = [
+                    (x, y) for x, y in outside if np.ptp(grey[max(0, y - 2) : y + 3, max(0, x - 2) : x + 3]) < 20
+                ]
             assert outside and sum(drawn.getpixel(p) == badge.fill for p in outside) >= 0.8 * len(outside)
 
 
@@ -117,7 +129,7 @@ def test_badges_keep_off_the_text_of_other_elements_when_there_is_room():
     rows = [(300, 200 + 24 * i, 300, 22) for i in range(10)]
     shot, img, marks = page(toolbar + rows)
     drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
-    check_every_badge(drawn, badges, marks)
+    check_every_badge(drawn, badges, marks, img)
     for n, badge in enumerate(badges):
         for m, other in enumerate(marks):
             b = other["bounds"]
@@ -133,7 +145,7 @@ def test_badges_keep_off_labels_the_page_shows():
     labels = [(x, y - 16, "Email address") for x, y, _, _ in fields]
     shot, img, marks = page(fields, labels)
     drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
-    check_every_badge(drawn, badges, marks)
+    check_every_badge(drawn, badges, marks, img)
     text = ink(img, (0, 0, 1280, 720))
     assert not any(covers(badge, text) for badge in badges)
     # and they stay next to their fields, where the eye looks for them
@@ -147,7 +159,7 @@ def test_a_badge_with_no_room_next_to_its_element_moves_away_with_a_line():
     middle = block.pop(4)
     shot, img, marks = page([middle] + block)
     drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
-    check_every_badge(drawn, badges, marks)
+    check_every_badge(drawn, badges, marks, img)
     moved = badges[0]
     assert moved.leader is not None
     text = ink(img, (0, 0, 1280, 720))
@@ -165,7 +177,7 @@ def test_badges_prefer_plain_background_to_paragraph_text():
     link = (200, 300, 150, 15)
     shot, img, marks = page([link], words)
     drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
-    check_every_badge(drawn, badges, marks)
+    check_every_badge(drawn, badges, marks, img)
     assert not covers(badges[0], ink(img, (0, 0, 1280, 720)))
 
 
@@ -177,7 +189,7 @@ def test_a_dense_grid_of_100_elements_gets_every_badge_apart():
         cells = [(x, y, w, h) for x, y, w, h in cells if x + w <= 1280 and y + h <= 720][:100]
         shot, img, marks = page(cells)
         drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
-        check_every_badge(drawn, badges, marks)
+        check_every_badge(drawn, badges, marks, img)
         if gap >= 25:  # room between the elements: no badge on another element's text
             assert not any(
                 covers(b, ink(img, (x + 1, y + 1, x + w - 1, y + h - 1)))
@@ -196,7 +208,7 @@ def test_rows_of_two_line_labels_still_place_every_badge():
     ]
     shot, img, marks = page(fields, labels)
     drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
-    check_every_badge(drawn, badges, marks)
+    check_every_badge(drawn, badges, marks, img)
     text = ink(img, (0, 0, 1280, 720))
     assert not any(covers(badge, text) for badge in badges)
 
@@ -204,5 +216,107 @@ def test_rows_of_two_line_labels_still_place_every_badge():
 def test_badges_on_a_dark_page_with_text_stay_legible():
     shot, img, marks = page([(100 + 140 * i, 200, 120, 26) for i in range(8)], background=(20, 22, 30))
     drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
-    check_every_badge(drawn, badges, marks)
+    check_every_badge(drawn, badges, marks, img)
     assert all((b.fill, b.digits) == annotate.ON_DARK for b in badges)
+
+
+def drawn_in(drawn, colour) -> np.ndarray:
+    """Where ``drawn`` has exactly ``colour``."""
+    return (np.asarray(drawn) == np.array(colour, np.uint8)).all(axis=2)
+
+
+def grown(mask: np.ndarray, by: int) -> np.ndarray:
+    """``mask`` with every set pixel spread ``by`` px in each direction."""
+    out = mask.copy()
+    for dy in range(-by, by + 1):
+        for dx in range(-by, by + 1):
+            out |= np.roll(np.roll(mask, dy, axis=0), dx, axis=1)
+    return out
+
+
+def test_a_box_keeps_clear_of_the_text_it_holds():
+    # links with no padding: their words fill their bounds; the box runs GAP px out, touching none of them
+    img = Image.new("RGB", (1280, 720), "white")
+    pen = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=13)
+    marks = []
+    for n, (x, y, text) in enumerate(((100, 100, "Read the terms"), (400, 300, "Privacy policy"), (700, 500, "Wag"))):
+        left, top, right, bottom = pen.textbbox((x, y), text, font=font)
+        pen.text((x, y), text, font=font, fill=TEXT)
+        marks.append(mark(n + 1, left, top, right - left, bottom - top))
+    out = io.BytesIO()
+    img.save(out, "PNG")
+    drawn, badges = annotate.draw(out.getvalue(), marks, viewport_width=1280)
+    check_every_badge(drawn, badges, marks, img)
+    lines = drawn_in(drawn, annotate.ON_LIGHT[0])
+    text = np.asarray(img.convert("L")) < 200
+    assert not (lines & grown(text, 2)).any()
+    for m in marks:  # and each box is whole, GAP px out on every side
+        b, gap = m["bounds"], annotate.GAP
+        x0, y0, x1, y1 = b["x"] - gap - 1, b["y"] - gap - 1, b["x"] + b["width"] + gap, b["y"] + b["height"] + gap
+        assert lines[y0, x0:x1].all() and lines[y1, x0:x1].all()
+        assert lines[y0:y1, x0].all() and lines[y0:y1, x1].all()
+
+
+def test_a_box_breaks_where_a_label_sits_on_its_line():
+    # a field with its label on its top border (an outlined text field): no way round it, the line breaks for it
+    img = Image.new("RGB", (1280, 720), "white")
+    pen = ImageDraw.Draw(img)
+    pen.rectangle((200, 200, 499, 239), outline=(150, 150, 150))
+    font = ImageFont.load_default(size=13)
+    for y in range(188, 205, 2):  # the label straddles the border, and the rows a box could run along
+        pen.rectangle((212, y - 2, 300, y + 14), fill="white")
+    pen.text((214, 192), "Invoice number", font=font, fill=TEXT)
+    out = io.BytesIO()
+    img.save(out, "PNG")
+    marks = [mark(1, 200, 200, 300, 40)]
+    drawn, badges = annotate.draw(out.getvalue(), marks, viewport_width=1280)
+    check_every_badge(drawn, badges, marks, img)
+    lines = drawn_in(drawn, annotate.ON_LIGHT[0])
+    text = np.asarray(img.convert("L")) < 120
+    assert not (lines & grown(text, 1)).any()
+    # the rest of the box is drawn: its top line beyond the label, and its other sides
+    top = next(y for y in range(185, 200) if lines[y, 320:480].all())
+    assert lines[top, 202:210].any() and lines[top, 310:500].all()
+    assert lines[200:240, 190:200].any(axis=1).all() and lines[200:240, 500:510].any(axis=1).all()
+
+
+def test_the_boxes_of_close_neighbours_do_not_run_into_each_other():
+    # a toolbar of buttons 6 px apart: each box goes less far out between them, and the two lines stay apart
+    buttons = [(100 + 66 * i, 100, 60, 24) for i in range(6)]
+    shot, img, marks = page(buttons)
+    drawn, badges = annotate.draw(shot, marks, viewport_width=1280)
+    check_every_badge(drawn, badges, marks, img)
+    lines = drawn_in(drawn, annotate.ON_LIGHT[0])
+    for x, y, w, h in buttons[:-1]:
+        between = lines[y + h // 2, x + w : x + w + 6]  # the 6 px between a button and the next
+        assert between.sum() == 2 and not (between[:-1] & between[1:]).any()  # two lines, not touching
+    # with room, a box keeps its gap: above and below the buttons
+    x, y, w, h = buttons[0]
+    assert lines[y - annotate.GAP - 1, x + 5 : x + w - 5].all() and lines[y + h + annotate.GAP, x + 5 : x + w - 5].all()
+
+
+def test_badges_on_a_shrunk_picture_shrink_but_stay_legible():
+    # the same page shown at 1280, 960 and 640 px wide: badges shrink less than the page, and never below
+    # BADGE_MIN_SCALE of their size, where their digits are still 8 px tall
+    cells = [(100 + 150 * col, 100 + 80 * row, 120, 30) for row in range(6) for col in range(7)]
+    shot, _, marks = page(cells)
+    heights = {}
+    for width in (1280, 960, 640):
+        size = (width, width * 9 // 16)
+        drawn, badges = annotate.draw(shot, marks, viewport_width=1280, size=size)
+        assert drawn.size == size
+        pixels = np.asarray(drawn)
+        for n, badge in enumerate(badges):
+            box = badge.box
+            assert box.within(*size)
+            assert not any(box.overlaps(other.box, margin=0) for other in badges[n + 1 :])
+            assert annotate.contrast(badge.fill, badge.digits) >= 4.5
+            area = pixels[box.y : box.bottom, box.x : box.right].astype(int)
+            to_fill = np.abs(area - np.array(badge.fill)).sum(axis=2)
+            digits = np.abs(area - np.array(badge.digits)).sum(axis=2) < to_fill  # nearer the digits' colour
+            rows = np.flatnonzero(digits.any(axis=1))
+            assert rows.size and rows[-1] - rows[0] + 1 >= 8  # the digits' height
+            assert (to_fill == 0).mean() > 1 / 3  # on their own fill
+        heights[width] = max(b.box.height for b in badges)
+    assert heights[1280] > heights[960] >= heights[640] >= round(heights[1280] * annotate.BADGE_MIN_SCALE) - 2

@@ -1,17 +1,34 @@
 """Drawing an annotated screenshot: a box and a numbered badge per element.
 
 Badges must be legible on any page, never sit on one another, and hide as
-little of the page as they can:
+little of the page as they can; boxes show each element's extent and hide
+as little as they can too:
 - colour: each badge takes the palette that stands out from the pixels it
   covers (a dark fill with white digits on light pages, a bright fill with
-  black digits on dark ones; both pairs above 4.5:1 contrast);
+  black digits on dark ones; both pairs above 4.5:1 contrast); its
+  element's box and leader line take the same fill;
+- size: badges keep their CSS px size (FONT_SIZE) on a picture at full size
+  or larger; on a shrunk one they shrink with it, but never below
+  BADGE_MIN_SCALE of it (11 px digits, 2 px of padding), which stay legible;
+- box: a line STROKE CSS px wide (at least 1 px) drawn up to GAP CSS px out
+  from the element's bounds, clear of the text it holds or sits next to:
+  each side goes where it covers and touches the fewest of the page's text
+  strokes (between the element's bounds and OUTLINE_REACH CSS px out), but
+  never more than halfway to the next element, so that neighbours' boxes do
+  not run into each other. Where a glyph still comes within a pixel of a
+  line (a label on a field's border, words packed tight), the line breaks
+  for it rather than cross or touch it, and so does a leader line (a line
+  touching a glyph makes it hard to read, for OCR and for a model alike:
+  bench/legibility_bench.py measures what a look keeps of the page's words);
 - place: every annotated element's box (and its outline) is content to keep
   clear, and so is text the page shows: a spot is "plain" when the
-  screenshot has (almost) no edges under it. Spots are tried around each
-  element (above, to the side, below, at its outer corners), then moved
-  away from it in rings up to REACH CSS px, with a leader line to the
-  element. The first plain spot clear of every other element wins: next to
-  the element, then moved away (nearest first), then a corner inside its
+  screenshot has (almost) no edges under it, and no text touches it from
+  outside (upright strokes just above or below it, flat ones just to a
+  side: a border running along it is not text). Spots are tried around
+  each element's outline (above, to the side, below, at its outer corners),
+  then moved away from it in rings up to REACH CSS px, with a leader line to
+  the element. The first plain spot clear of every other element wins: next
+  to the element, then moved away (nearest first), then a corner inside its
   own element; then a busy spot clear of other elements (fewest edges), its
   own busy corner, and last a spot over other elements (least overlap).
   Only when nothing within reach is free of other badges does a badge go
@@ -33,14 +50,27 @@ ON_DARK = ((255, 214, 0), (0, 0, 0))
 #: a region brighter than this (mean relative luminance, 0-1) counts as light
 LIGHT_THRESHOLD = 0.4
 DISPLACEMENT_STEP = 20
+#: the badges' digits (CSS px) and the room around them (CSS px, at least 2 px)
 FONT_SIZE = 13
+PAD = 3
+#: on a shrunk picture, badges shrink with it down to this share of their CSS px size, no further (11 px digits)
+BADGE_MIN_SCALE = 0.85
 #: how far (CSS px) a badge may move from its element to find a plain spot, in steps of STEP
-REACH = 60
+REACH = 100
 STEP = 10
 #: a step in grey level (0-1020, sum r+2g+b) above this between two sampled pixels is an edge
 EDGE_STEP = 96
 #: a spot with more edges than this under it covers something (text, an icon, a border)
 BUSY_EDGES = 2
+#: a spot with more text strokes than this just outside it touches text
+TOUCHING_EDGES = 1
+#: the element's box: a line STROKE CSS px wide (at least 1 px), GAP CSS px out from the element's bounds by
+#: choice, anywhere from 0 to OUTLINE_REACH CSS px out to keep clear of text
+STROKE = 1
+GAP = 4
+OUTLINE_REACH = 5
+#: how near (px) a glyph may come to a line before the line breaks for it
+CLEARANCE = 1
 
 
 @dataclass(frozen=True)
@@ -149,20 +179,19 @@ def draw(
     where each badge went. Bounds are CSS pixels; the image may have more
     pixels per CSS pixel (device pixel ratio), or fewer when ``size`` (the
     picture's width and height) shrinks it: it is shrunk first and drawn on
-    after, so badges keep their legible size on the smaller picture instead
-    of shrinking with it."""
+    after, so badges keep a legible size on the smaller picture (they shrink
+    less than the page, down to BADGE_MIN_SCALE) instead of shrinking with it."""
     with Image.open(io.BytesIO(screenshot)) as opened:
         img = opened.convert("RGB")
     if size is not None and size != img.size:
         img = img.resize(size, Image.Resampling.LANCZOS)
     scale = img.width / viewport_width
-    original = np.array(img)  # the page as captured, before anything is drawn on it
-    # badges, boxes and lines grow with the device pixel ratio, and never shrink below their CSS px size
+    original = np.array(img)  # the page as captured: looked at until every spot is chosen, then drawn on
+    # lines grow with the device pixel ratio; badges keep their CSS px size at it and above, and shrink only so far
     ink = max(1.0, scale)
-    font = _font(round(FONT_SIZE * ink))
-    pen = ImageDraw.Draw(img)
-    stroke = max(2, round(2 * ink))
-    pad = max(2, round(3 * ink))
+    font_size = round(FONT_SIZE * max(BADGE_MIN_SCALE, scale))
+    pad = max(2, round(PAD * scale))
+    stroke = max(1, round(STROKE * scale))
     elements = [
         Box(
             round(item["bounds"]["x"] * scale),
@@ -172,39 +201,277 @@ def draw(
         )
         for item in annotations
     ]
-    field = _Field(original, elements, stroke, scale)
+    page = _Strokes(img, max(1, round(CLEARANCE * scale)))
+    gap = round(GAP * scale)
+    outlines = _outlines(page, elements, stroke, gap, max(gap, round(OUTLINE_REACH * scale)))
+    field = _Field(original, elements, outlines, scale)
     placed: list[Badge] = []
-    for index, (item, element) in enumerate(zip(annotations, elements)):
-        label = str(item["label"])
-        left, top, right, bottom = font.getbbox(label)
-        size = (right - left + 2 * pad, bottom - top + 2 * pad)
-        spot, displaced = field.place(index, size)
+    for index, item in enumerate(annotations):
+        spot, displaced = field.place(index, _badge(str(item["label"]), font_size, pad, *ON_LIGHT).size)
         under = original[spot.y : spot.bottom, spot.x : spot.right]
         light = under.size == 0 or _relative_luminance(under).mean() > LIGHT_THRESHOLD
         fill, digits = ON_LIGHT if light else ON_DARK
-        # just outside the element, so its own edge and content stay visible
-        pen.rectangle(
-            (element.x - stroke, element.y - stroke, element.right - 1 + stroke, element.bottom - 1 + stroke),
-            outline=fill,
-            width=stroke,
-        )
-        leader = _leader(spot, element, stroke) if displaced else None
-        if leader is not None and leader[:2] != leader[2:]:  # (a badge over its own element needs none)
-            pen.line(leader, fill=fill, width=max(1, round(ink)))
-        else:
+        x0, y0, x1, y1 = (int(v) for v in outlines[index])
+        leader = _leader(spot, Box(x0, y0, x1 - x0, y1 - y0)) if displaced else None
+        if leader is not None and leader[:2] == leader[2:]:  # (a badge over its own element needs none)
             leader = None
-        pen.rectangle((spot.x, spot.y, spot.right - 1, spot.bottom - 1), fill=fill)
-        pen.text((spot.x + pad - left, spot.y + pad - top), label, font=font, fill=digits)
         placed.append(Badge(item["label"], spot, fill, digits, leader))
+    # every spot is chosen: the lines go on the page's own pixels, then the badges over them
+    page.draw_boxes(original, outlines, stroke, [badge.fill for badge in placed])
+    moved = [badge for badge in placed if badge.leader is not None]
+    page.draw_lines(original, [b.leader for b in moved], [b.fill for b in moved], max(1, round(ink)))
+    img = Image.fromarray(original)
+    for badge in placed:
+        img.paste(_badge(str(badge.label), font_size, pad, badge.fill, badge.digits), (badge.box.x, badge.box.y))
     return img, placed
 
 
-def _leader(spot: Box, element: Box, stroke: int) -> tuple[int, int, int, int]:
+@lru_cache(maxsize=1024)
+def _badge(label: str, size: int, pad: int, fill: tuple, digits: tuple) -> Image.Image:
+    """A badge as drawn: its digits on its fill, ``pad`` px around them (the same labels come back on every
+    look: drawn once)."""
+    font = _font(size)
+    left, top, right, bottom = (int(v) for v in font.getbbox(label))
+    badge = Image.new("RGB", (right - left + 2 * pad, bottom - top + 2 * pad), fill)
+    ImageDraw.Draw(badge).text((pad - left, pad - top), label, font=font, fill=digits)
+    return badge
+
+
+def _leader(spot: Box, outline: Box) -> tuple[int, int, int, int]:
     """From the badge's centre to the nearest point of the element's outline."""
     cx, cy = spot.x + spot.width // 2, spot.y + spot.height // 2
-    tx = min(max(cx, element.x - stroke), element.right - 1 + stroke)
-    ty = min(max(cy, element.y - stroke), element.bottom - 1 + stroke)
+    tx = min(max(cx, outline.x), outline.right - 1)
+    ty = min(max(cy, outline.y), outline.bottom - 1)
     return (cx, cy, tx, ty)
+
+
+class _Strokes:
+    """The page's strokes at full resolution, for the lines drawn on it: upright ones (a step in grey level
+    along a row: stems of letters, vertical borders) and flat ones (a step down a column: bars, horizontal
+    borders). A line drawn along a border hides nothing; one across text, or touching it, does."""
+
+    def __init__(self, img: Image.Image, clearance: int) -> None:
+        self.width, self.height = img.size
+        self.clearance = clearance
+        grey = np.asarray(img.convert("L"))  # 0-255: a step above EDGE_STEP / 4 is an edge, as on r+2g+b
+        h, w = grey.shape
+        # with a margin of nothing all around, to look near a line without checking for the picture's edges
+        m = self.margin = clearance + 8
+        self.upright = np.zeros((h + 2 * m, w + 2 * m), bool)  # the pixel after each step along a row
+        self.flat = np.zeros((h + 2 * m, w + 2 * m), bool)  # the pixel after each step down a column
+        # a band of rows at a time: several times faster than whole pictures, which overflow the CPU's cache
+        band = np.empty((64, w), np.int16)
+        for top in range(0, h, 64):
+            bottom = min(top + 64, h)
+            step = band[: bottom - top, : w - 1]
+            np.subtract(grey[top:bottom, 1:], grey[top:bottom, :-1], out=step, dtype=np.int16)
+            np.greater(np.abs(step, out=step), EDGE_STEP // 4, out=self.upright[m + top : m + bottom, m + 1 : m + w])
+            first = max(top, 1)
+            step = band[: bottom - first]
+            np.subtract(grey[first:bottom], grey[first - 1 : bottom - 1], out=step, dtype=np.int16)
+            np.greater(np.abs(step, out=step), EDGE_STEP // 4, out=self.flat[m + first : m + bottom, m : m + w])
+
+    def crossing(self, flat: bool, at: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+        """How many strokes cross each of a set of lines: for flat ones (rows ``at[n, k]``, from ``start[n]`` to
+        ``end[n]``) the upright strokes on them, for upright ones (columns) the flat strokes; none off the
+        picture."""
+        m = self.margin
+        along_size, across_size = (self.width, self.height) if flat else (self.height, self.width)
+        on = (at > -m) & (at < across_size + m)
+        strokes, line = self._lines(flat, _clip(at, -m, across_size + m - 1))
+        sums = np.cumsum(strokes, axis=1, dtype=np.int32)  # running sums along each line
+        # a line from start to end counts what is left of end, less what is left of start (the margin has none)
+        start = (_clip(start, 0, along_size) + (m - 1))[:, None]
+        end = (_clip(end, 0, along_size) + (m - 1))[:, None]
+        return np.where(on, sums[line, end] - sums[line, start], 0)
+
+    def _lines(self, flat: bool, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The strokes across each of ``lines`` (rows of a flat line: its upright strokes; columns of an
+        upright one: its flat strokes), one line of them per row, margin included, and which row holds each
+        of ``lines`` (only the lines asked for are copied)."""
+        lines = lines + self.margin
+        asked = np.zeros(self.upright.shape[0] if flat else self.upright.shape[1], bool)
+        asked[lines] = True
+        needed = np.flatnonzero(asked)
+        which = np.zeros(len(asked), np.int64)
+        which[needed] = np.arange(len(needed))
+        strokes = self.upright[needed] if flat else self.flat[:, needed].T
+        return strokes, which[lines]
+
+    def _near(self, flat: bool, at: np.ndarray, along: np.ndarray, stroke: int) -> np.ndarray:
+        """Whether a line ``stroke`` px wide would cross, or come within ``clearance`` px of, a glyph at each
+        of its pixels (first row or column ``at``, position ``along`` the line): for a flat line an upright
+        stroke that near above or below it, for an upright line a flat stroke that near left or right of it;
+        beside the pixel, or a pixel along the line from it (a step lies between the pixel it is marked on
+        and the one before)."""
+        c, m = self.clearance, self.margin
+        # (the line's pixels are on the picture, its rows or columns at most stroke - 1 off it: in the margin)
+        offsets = range(-c, stroke + c)
+        strokes, which = self._lines(flat, np.stack([at + d for d in offsets]))
+        spread = strokes.copy()  # each stroke also counts at the pixel before it and the two after it
+        spread[:, 1:] |= strokes[:, :-1]
+        spread[:, :-1] |= strokes[:, 1:]
+        spread[:, :-2] |= strokes[:, 2:]
+        near = np.zeros(len(at), bool)
+        along = along + m
+        for k in range(len(offsets)):
+            near |= spread[which[k], along]
+        return near
+
+    def draw_boxes(self, canvas: np.ndarray, outlines: np.ndarray, stroke: int, fills: list) -> None:
+        """Each outline (x0, y0, x1, y1, its stroke inside) in its fill, broken where a glyph comes within
+        ``clearance`` px of it: a flat side where upright strokes are, an upright side where flat ones are
+        (so a side drawn along a border stays whole)."""
+        if not len(outlines):
+            return
+        x0, y0, x1, y1 = (outlines[:, k] for k in range(4))
+        twice = np.concatenate([fills, fills]).astype(np.uint8)
+        # the top and bottom sides, then the left and right ones: (first row or column, from, to)
+        self._paint(canvas, True, np.concatenate([y0, y1 - stroke]), np.tile(x0, 2), np.tile(x1, 2), twice, stroke)
+        self._paint(canvas, False, np.concatenate([x0, x1 - stroke]), np.tile(y0, 2), np.tile(y1, 2), twice, stroke)
+
+    def _paint(self, canvas, flat, at, start, end, colours, stroke) -> None:
+        """Lines ``stroke`` px wide, flat ones along rows ``at`` (or upright ones along columns ``at``) from
+        ``start`` to ``end``, each in its colour, but where a glyph is near."""
+        along_size, across_size = (self.width, self.height) if flat else (self.height, self.width)
+        start, end = np.maximum(start, 0), np.minimum(end, along_size)
+        on = (end > start) & (at + stroke > 0) & (at < across_size)
+        at, start, end, colours = at[on], start[on], end[on], colours[on]
+        length = end - start
+        line = np.repeat(np.arange(len(at)), length)
+        along = start[line] + np.arange(int(length.sum())) - (np.cumsum(length) - length)[line]
+        across = at[line]
+        # (a line partly off the picture is judged by its first row, or column, on it)
+        keep = ~self._near(flat, np.maximum(across, 0), along, stroke)
+        self._put(canvas, flat, across[keep], along[keep], colours[line[keep]], stroke)
+
+    def _put(self, canvas, flat, across, along, colour, width) -> None:
+        across_size = self.height if flat else self.width
+        for k in range(width):
+            ok = (across + k >= 0) & (across + k < across_size)
+            if flat:
+                canvas[across[ok] + k, along[ok]] = colour[ok]
+            else:
+                canvas[along[ok], across[ok] + k] = colour[ok]
+
+    def draw_lines(self, canvas: np.ndarray, lines: list, fills: list, width: int) -> None:
+        """Leader lines (x0, y0, x1, y1), ``width`` px wide, each in its fill, broken where they would cross
+        or touch a glyph as a box's side is (a slanting one, near strokes of either kind); one that runs near
+        strokes nearly all its length (text it cannot avoid) is drawn whole."""
+        if not lines:
+            return
+        points: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        for n, (x0, y0, x1, y1) in enumerate(lines):
+            count = max(abs(x1 - x0), abs(y1 - y0)) + 1
+            along_x = np.rint(np.linspace(x0, x1, count)).astype(np.int64)
+            points.append((along_x, np.rint(np.linspace(y0, y1, count)).astype(np.int64), np.full(count, n)))
+        xs, ys, which = (np.concatenate(part) for part in zip(*points))
+        on = (xs >= 0) & (xs < self.width) & (ys >= 0) & (ys < self.height)
+        xs, ys, which = xs[on], ys[on], which[on]
+        spans = np.array([(abs(x1 - x0), abs(y1 - y0)) for x0, y0, x1, y1 in lines])
+        flat = (spans[:, 0] > 2 * spans[:, 1])[which]
+        upright = (spans[:, 1] > 2 * spans[:, 0])[which]
+        near = np.zeros(len(xs), bool)
+        near[~upright] |= self._near(True, ys[~upright], xs[~upright], width)
+        near[~flat] |= self._near(False, xs[~flat], ys[~flat], width)
+        share = np.bincount(which, weights=near, minlength=len(lines)) / np.maximum(
+            np.bincount(which, minlength=len(lines)), 1
+        )
+        keep = ~near | (share[which] > 0.85)
+        colours = np.array(fills, np.uint8)[which[keep]]
+        xs, ys = xs[keep] - width // 2, ys[keep] - width // 2
+        for k in range(width):
+            self._put(canvas, True, ys + k, xs, colours, 1)
+
+
+def _outlines(page: _Strokes, elements: list[Box], stroke: int, gap: int, reach: int) -> np.ndarray:
+    """Each element's box as drawn, (x0, y0, x1, y1) with its stroke inside: each side from 0 to ``reach``
+    px out from the element's bounds, ``gap`` px when nothing is in the way, else where its stroke covers and
+    touches the fewest text strokes (weighed 4 under it, 2 touching it, 1 a pixel further); never more than
+    halfway to a neighbouring element."""
+    n = len(elements)
+    boxes = np.array([(b.x, b.y, b.right, b.bottom) for b in elements], np.int64).reshape(-1, 4)
+    if n == 0:
+        return boxes
+    limits = _halfway(boxes, stroke, reach)
+    x0, y0, x1, y1 = boxes.T
+    # the rows (columns) at distance j out from a side: j = -2, -1 inside the element, 0 the first outside
+    j = np.arange(-2, reach + stroke + 2)
+    wide = reach + stroke
+    ink = np.stack(
+        [
+            page.crossing(False, x0[:, None] - 1 - j, y0 - wide, y1 + wide),  # left
+            page.crossing(True, y0[:, None] - 1 - j, x0 - wide, x1 + wide),  # top
+            page.crossing(False, x1[:, None] + j, y0 - wide, y1 + wide),  # right
+            page.crossing(True, y1[:, None] + j, x0 - wide, x1 + wide),  # bottom
+        ],
+        axis=1,
+    )  # (element, side, j)
+    d = np.arange(reach + 1)[:, None]
+    weights = (
+        4.0 * ((j >= d) & (j < d + stroke))
+        + 2.0 * ((j == d - 1) | (j == d + stroke))
+        + 1.0 * ((j == d - 2) | (j == d + stroke + 1))
+    )
+    cost = ink @ weights.T + 0.01 * np.abs(np.arange(reach + 1) - gap)  # (element, side, offset)
+    cost = np.where(np.arange(reach + 1) > limits[:, :, None], np.inf, cost)
+    out = np.argmin(cost, axis=2)
+    return boxes + (out + stroke) * np.array([-1, -1, 1, 1])
+
+
+def _halfway(boxes: np.ndarray, stroke: int, reach: int) -> np.ndarray:
+    """How far out each side (left, top, right, bottom) of each box may go: ``reach``, or less than half the
+    room to the next element on that side, so that the two boxes' lines stay apart (a pixel at least, when
+    there is room for it)."""
+    out = np.full((len(boxes), 4), reach, np.int64)
+    if len(boxes) < 2 or reach == 0:
+        return out
+    x0, y0, x1, y1 = boxes.T
+    holds = (
+        (x0[:, None] <= x0[None, :])
+        & (y0[:, None] <= y0[None, :])
+        & (x1[:, None] >= x1[None, :])
+        & (y1[:, None] >= y1[None, :])
+    )
+    apart = ~(holds | holds.T)  # an element around another (a list around its items) does not count
+    near = reach + stroke
+    side_by_side = apart & (y0[None, :] < y1[:, None] + near) & (y0[:, None] < y1[None, :] + near)
+    stacked = apart & (x0[None, :] < x1[:, None] + near) & (x0[:, None] < x1[None, :] + near)
+    for side, room, facing in (
+        (0, x0[:, None] - x1[None, :], side_by_side),  # left: from the other's right to this one's left
+        (1, y0[:, None] - y1[None, :], stacked),  # top
+        (2, x0[None, :] - x1[:, None], side_by_side),  # right
+        (3, y0[None, :] - y1[:, None], stacked),  # bottom
+    ):
+        ahead = facing & (room >= 0)
+        np.fill_diagonal(ahead, False)
+        nearest = np.where(ahead, room, 1 << 30).min(axis=1)
+        out[:, side] = _clip((nearest - 2 * stroke - 1) // 2, 0, reach)  # (a pixel between the two lines)
+    return out
+
+
+def _summed(a: np.ndarray) -> np.ndarray:
+    """The summed-area table of ``a``: t[i, j] = a[:i, :j].sum()."""
+    t = np.zeros((a.shape[0] + 1, a.shape[1] + 1), np.int32)
+    t[1:, 1:] = a
+    np.cumsum(t, axis=1, out=t)
+    across = np.ascontiguousarray(t.T)  # a cumulative sum down the columns is much faster along rows
+    np.cumsum(across, axis=1, out=across)
+    return across.T
+
+
+def _clip(a, low, high):
+    """np.clip for int arrays, without its overhead (it dominates on small arrays)."""
+    return np.minimum(np.maximum(a, low), high)
+
+
+def _sum(t: np.ndarray, r0: int, r1: int, c0: int, c1: int) -> int:
+    """The sum of a summed-area table's cells [r0, r1) x [c0, c1), clipped to it (none when reversed)."""
+    top_r, top_c = t.shape[0] - 1, t.shape[1] - 1
+    r0, c0 = min(max(r0, 0), top_r), min(max(c0, 0), top_c)
+    r1, c1 = max(min(max(r1, 0), top_r), r0), max(min(max(c1, 0), top_c), c0)
+    item = t.item
+    return item(r1, c1) - item(r0, c1) - item(r1, c0) + item(r0, c0)
 
 
 class _Field:
@@ -212,7 +479,7 @@ class _Field:
     (text, icons, borders) and the badges placed so far, and where a new badge
     hides the least of it."""
 
-    def __init__(self, original: np.ndarray, elements: list[Box], stroke: int, scale: float) -> None:
+    def __init__(self, original: np.ndarray, elements: list[Box], outlines: np.ndarray, scale: float) -> None:
         self.height, self.width = original.shape[:2]
         self.scale = scale
         # Edges on a grid of about 2 CSS px: cheap (a few ms for 1280x720), and text,
@@ -220,14 +487,17 @@ class _Field:
         self.grid = grid = 2 * max(1, round(scale))
         sample = original[::grid, ::grid]
         grey = sample[..., 1].astype(np.int16) * 2 + sample[..., 0] + sample[..., 2]
-        edges = np.zeros(grey.shape, np.int32)
-        edges[:, 1:] = np.abs(np.diff(grey, axis=1)) > EDGE_STEP
-        edges[1:, :] |= np.abs(np.diff(grey, axis=0)) > EDGE_STEP
-        self.edges = np.zeros((grey.shape[0] + 1, grey.shape[1] + 1), np.int32)  # summed-area table
-        np.cumsum(np.cumsum(edges, axis=0, out=edges), axis=1, out=self.edges[1:, 1:])
+        upright = np.zeros(grey.shape, bool)  # steps along a row: stems, vertical borders
+        upright[:, 1:] = np.abs(np.diff(grey, axis=1)) > EDGE_STEP
+        flat = np.zeros(grey.shape, bool)  # steps down a column: bars, horizontal borders
+        flat[1:, :] = np.abs(np.diff(grey, axis=0)) > EDGE_STEP
+        # summed-area tables: all edges, and each kind for what touches a spot from outside
+        self.edges = _summed(upright | flat)
+        self.upright = _summed(upright)
+        self.flat = _summed(flat)
         self.boxes = np.array([(b.x, b.y, b.right, b.bottom) for b in elements], np.int64).reshape(-1, 4)
-        # each element's box with its outline: content other badges keep clear of
-        self.content = self.boxes + np.array([-stroke, -stroke, stroke, stroke])
+        # each element's box as drawn: content other badges keep clear of
+        self.content = outlines.reshape(-1, 4)
         b = self.boxes
         # an element is not in the way of the badges of elements it contains (a list around its items)
         self.contains = (
@@ -250,15 +520,21 @@ class _Field:
         """A spot for element ``index``'s badge of ``size``, and whether it was
         moved away from the element (and wants a leader line)."""
         w, h = size
-        x0, y0, x1, y1 = (int(v) for v in self.boxes[index])
+        # spots go around the element's box as drawn, and its own corners inside the element
+        x0, y0, x1, y1 = (int(v) for v in self.content[index])
         quick = self._next_to(index, x0, y0, x1, y1, w, h)
         if quick is not None:
             return self._take(quick[0], quick[1], w, h), False
         # every spot within reach: ranked by what it hides, then by distance
         to_x, to_y, ring, inside, tier, order = _within_reach()
-        terms = np.array([x0, x1, (x0 + x1) / 2, y0, y1, w, h, max(1, round(STEP * self.scale)), self.grid])
+        step = max(1, round(STEP * self.scale))
+        terms = np.array([x0, x1, (x0 + x1) / 2, y0, y1, w, h, step, self.grid])
         xs = np.rint(to_x @ terms).astype(np.int64)
         ys = np.rint(to_y @ terms).astype(np.int64)
+        e0, f0, e1, f1 = (int(v) for v in self.boxes[index])
+        terms = np.array([e0, e1, (e0 + e1) / 2, f0, f1, w, h, step, self.grid])
+        xs = np.where(inside, np.rint(to_x @ terms).astype(np.int64), xs)
+        ys = np.where(inside, np.rint(to_y @ terms).astype(np.int64), ys)
         key = self._cost(index, xs, ys, w, h, (ring, inside, tier, order))
         best = int(np.argmin(key))
         if np.isfinite(key[best]):
@@ -310,11 +586,26 @@ class _Field:
                 for q in self.content_cells.get(c, ())
             ):
                 continue
-            if not any(
+            if any(
                 x <= q[2] and q[0] <= r and y <= q[3] and q[1] <= bt for c in cells for q in self.badge_cells.get(c, ())
             ):
+                continue
+            if self._touching(x, y, r, bt) <= TOUCHING_EDGES:
                 return x, y
         return None
+
+    def _touching(self, x: int, y: int, r: int, bt: int) -> int:
+        """The text touching the spot (x, y)-(r, bt) from outside: upright strokes in the grid cells along its
+        top and bottom, flat ones along its sides (a border running along it is neither)."""
+        g, up, fl = self.grid, self.upright, self.flat
+        gx0, gy0 = x // g + 1, y // g + 1
+        gx1, gy1 = max(r // g - 1, gx0), max(bt // g - 1, gy0)
+        return (
+            _sum(up, y // g - 1, gy0, gx0, gx1)
+            + _sum(up, gy1, bt // g + 2, gx0, gx1)
+            + _sum(fl, gy0, gy1, x // g - 1, gx0)
+            + _sum(fl, gy0, gy1, gx1, r // g + 2)
+        )
 
     def _file(self, cells: dict, box: tuple[int, ...], margin: int) -> None:
         """Put ``box`` in every cell it (with ``margin``) touches."""
@@ -358,7 +649,20 @@ class _Field:
         gx1 = np.minimum(np.maximum(right // g - 1, gx0), top_x)
         gy1 = np.minimum(np.maximum(bottom // g - 1, gy0), top_y)
         busy = t[gy1, gx1] - t[gy0, gx1] - t[gy1, gx0] + t[gy0, gx0]
-        plain = busy <= BUSY_EDGES
+        # and the text touching it from outside (as _touching): the cells above and below, before and after it
+        up, fl = self.upright, self.flat
+        above = np.minimum(np.maximum(ys // g - 1, 0), top_y)
+        below = np.minimum(np.maximum(bottom // g + 2, 0), top_y)
+        before = np.minimum(np.maximum(xs // g - 1, 0), top_x)
+        after = np.minimum(np.maximum(right // g + 2, 0), top_x)
+        touching = (
+            (up[gy0, gx1] - up[above, gx1] - up[gy0, gx0] + up[above, gx0])
+            + (up[below, gx1] - up[gy1, gx1] - up[below, gx0] + up[gy1, gx0])
+            + (fl[gy1, gx0] - fl[gy0, gx0] - fl[gy1, before] + fl[gy0, before])
+            + (fl[gy1, after] - fl[gy0, after] - fl[gy1, gx1] + fl[gy0, gx1])
+        )
+        plain = (busy <= BUSY_EDGES) & (touching <= TOUCHING_EDGES)
+        busy = busy + touching
         tier = np.where(plain, tier, 3 + inside)  # busy: least edges first
         tier[over > 0] = 5  # over other elements: least overlap first
         second = np.where(tier >= 5, over, np.where(tier >= 3, busy, ring))

@@ -444,8 +444,8 @@ TOOL = Tool(
                 "max_width": Meaning(
                     "",
                     "Downscale the picture, aspect kept, as screenshot's max_width does (an image costs "
-                    "width*height/750 tokens: 640 for a 1280x720 viewport is a quarter). Badges are drawn at their "
-                    "full size on the smaller picture; bounds stay in CSS px of the viewport.",
+                    "width*height/750 tokens: 640 for a 1280x720 viewport is a quarter). Badges shrink less than the "
+                    "picture (to 85 % of their size at most); bounds stay in CSS px of the viewport.",
                 ),
                 "max_height": Meaning("", "Downscale the picture to at most this height, aspect kept."),
                 "image": Meaning(
