@@ -85,11 +85,12 @@ async def goto(client, url):
 
 def box_drawn(img: Image.Image, bounds: dict) -> bool:
     """Is a box drawn in a mark's colour along the left of this element (a
-    2 px line just outside it)? JPEG blurs a thin line: the best pixel counts."""
+    1 px line 0-5 px outside it, where it crosses the fewest strokes)? JPEG
+    blurs a thin line: the best pixel counts."""
     rgb = img.convert("RGB")
     strip = [
         rgb.getpixel((x, y))
-        for x in range(max(0, bounds["x"] - 2), bounds["x"])
+        for x in range(max(0, bounds["x"] - 6), bounds["x"])
         for y in range(bounds["y"] + 2, bounds["y"] + max(3, bounds["height"] - 2))
     ]
     fills = (annotate.ON_LIGHT[0], annotate.ON_DARK[0])
