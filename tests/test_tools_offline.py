@@ -137,6 +137,42 @@ async def test_observe_page_ends_with_pending_alerts_once():
     assert len(second.content) == 1
 
 
+async def test_an_answer_carries_a_few_alerts_the_most_severe_and_the_rest_wait():
+    browser = FakeBrowser()
+    session = fake_session(browser)
+    await call(session, "observe", {"what": "page"})
+    for n in range(9):
+        path = f"/fonts/f{n}.woff2"
+        browser.emit(
+            "alert",
+            {
+                "category": "network_errors",
+                "severity": "error",
+                "title": f"Request failed: GET {path} (net::ERR_FAILED)",
+                "url": f"http://127.0.0.1{path}",
+                "source": "browser",
+            },
+        )
+    browser.emit("alert", {"category": "performance", "severity": "warning", "title": "LCP 5 s"})
+    browser.emit("alert", {"category": "errors", "severity": "error", "title": "boom", "url": "http://127.0.0.1/x"})
+    first = await call(session, "observe", {"what": "page"})
+    label = next(block.text for block in first.content if block.text.startswith("_alerts"))
+    assert label.startswith("_alerts (6 more waiting for the next answers; observe alerts reads them now): ")
+    shown = alerts(first)
+    assert [a["title"].split(" (")[0] for a in shown] == [f"Request failed: GET /fonts/f{n}.woff2" for n in range(5)]
+    # a failed request's URL is in its title: said once; the browser is every alert's source but a detector's
+    assert all("url" not in a and "source" not in a for a in shown)
+    second = alerts(await call(session, "observe", {"what": "page"}))
+    assert (
+        [a["title"] for a in second][-1] == "boom"
+        and len(second) == 5
+        and second[0]["title"].endswith("f5.woff2 (net::ERR_FAILED)")
+    )
+    assert second[-1]["url"] == "http://127.0.0.1/x"  # an error's title is the page's words: its URL stays
+    third = await call(session, "observe", {"what": "alerts"})
+    assert [a["title"] for a in json_of(third.content[0])["alerts"]] == ["LCP 5 s"]
+
+
 async def test_annotated_observe_draws_on_the_capture_and_labels_act_on_their_element():
     browser = FakeBrowser(viewport=(640, 400))
     browser.elements = [

@@ -3,7 +3,8 @@
 Every alert the host reports reaches both paths, independently:
 
 - ``AlertInbox``: always on. Pending alerts ride on the session's next
-  ``observe`` answer as an ``_alerts`` block and are drained there.
+  ``observe`` answers as an ``_alerts`` block and are drained there (a few
+  per answer, the most severe first: ``tools/response.py``).
 - ``StreamPolicy`` + ``Streamer``: off until ``configure({action:"streaming",
   streaming_action:"enable"})``. Alerts that pass the session's filters are
   pushed as notifications, in the form the MCP layer chooses (which also
@@ -55,14 +56,21 @@ class AlertInbox:
             self.overflow += 1
         self.pending.append(alert)
 
-    def drain(self) -> dict[str, Any] | None:
-        """The ``_alerts`` block, or None when nothing is pending."""
+    def drain(self, most: int | None = None) -> dict[str, Any] | None:
+        """The ``_alerts`` block, or None when nothing is pending: every pending alert, or the ``most`` most
+        severe (the first of a severity first, in the order they came), the others left pending and counted
+        (``_alerts_waiting``)."""
         if not self.pending:
             return None
-        block: dict[str, Any] = {"_alerts": list(self.pending)}
+        alerts = list(self.pending)
+        by_severity = sorted(range(len(alerts)), key=lambda i: (-SEVERITY.get(alerts[i].get("severity", ""), -1), i))
+        taken = set(by_severity[:most] if most is not None else by_severity)
+        block: dict[str, Any] = {"_alerts": [alert for i, alert in enumerate(alerts) if i in taken]}
         if self.overflow:
             block["_alerts_dropped"] = self.overflow
-        self.pending.clear()
+        self.pending = deque((alert for i, alert in enumerate(alerts) if i not in taken), maxlen=INBOX_MAX)
+        if self.pending:
+            block["_alerts_waiting"] = len(self.pending)
         self.overflow = 0
         return block
 

@@ -15,7 +15,9 @@ this order:
    under it since its last answer (a restart, another browser connecting);
 4. attached images, then a line counting them;
 5. ``_alerts: `` and their JSON list as a region, when asked for and any are
-   pending (drained there);
+   pending (drained there): at most ALERTS_SHOWN of them, the most severe,
+   each without what repeats (``riding``); the label counts those still
+   waiting for the next answer;
 6. the automatic screenshot that ``screenshot_mode`` asks for, or a line
    saying why there is none.
 
@@ -58,6 +60,10 @@ if TYPE_CHECKING:
     Content = types.TextContent | types.ImageContent
 
 log = logging.getLogger("tabsight.front")
+
+#: the pending alerts an answer carries; the others wait for the next answers, counted in its ``_alerts`` label
+#: (a page that fails twenty font requests would otherwise fill one answer; observe alerts reads them all at once)
+ALERTS_SHOWN = 5
 
 #: how screenshot_mode's screenshot is taken
 AUTOMATIC = images.ENCODINGS["automatic"]
@@ -115,7 +121,7 @@ class Response:
 
         # Page fields are capped wherever they are, then the JSON and the alerts share the session's budget
         budget = session.answer_chars
-        pending = session.inbox.drain() if self.alerts else None
+        pending = session.inbox.drain(ALERTS_SHOWN) if self.alerts else None
         if pending:
             pending = bounded.fit(bounded.cap_fields(masked(pending, budget // 4)), budget // 4)
             budget -= bounded.size(pending)
@@ -131,9 +137,12 @@ class Response:
             count = len(self.attachments)
             content.append(self._text(f"[{count} screenshot{'s' if count > 1 else ''} attached]"))
         if pending:
-            dropped = pending.get("_alerts_dropped")
-            label = f"_alerts ({dropped} older dropped)" if dropped else "_alerts"
-            content.append(self._text(f"{label}: {pagecontent.mark(_serialised(pending['_alerts']))}"))
+            label = "_alerts"
+            if dropped := pending.get("_alerts_dropped"):
+                label += f" ({dropped} older dropped)"
+            if waiting := pending.get("_alerts_waiting"):
+                label += f" ({waiting} more waiting for the next answers; observe alerts reads them now)"
+            content.append(self._text(f"{label}: {pagecontent.mark(_serialised(riding(pending['_alerts'])))}"))
         if session.autoshots.wanted(self.tool, self.what):
             content.append(await self._automatic_screenshot(session))
         if self.screenshot is not None:
@@ -211,6 +220,28 @@ def refusal(prefix: str, message: str, hint: str = "", code: Code | None = None)
     (docs/wire-protocol.md), a word a script can match where the sentence may change. A suffix, so that the
     screenshot tool's failures still begin with BrowserLoop's words."""
     return prefix + message + (f" {hint}" if hint else "") + (f" [{code}]" if code else "")
+
+
+def riding(alerts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The alerts as an answer carries them: each without the default ``source`` (the browser), and a failed
+    request's without the ``url`` its title already names (tabsight writes that title; an error's is the page's
+    words, which could only pretend to quote its URL)."""
+    shown = []
+    for alert in alerts:
+        lean = {key: value for key, value in alert.items() if not (key == "source" and value == "browser")}
+        if lean.get("category") == "network_errors" and _quoted(lean.get("url"), str(lean.get("title", ""))):
+            del lean["url"]
+        shown.append(lean)
+    return shown
+
+
+def _quoted(url: object, title: str) -> bool:
+    """Does the title already say this URL (whole, or its path and query)?"""
+    if not isinstance(url, str) or not url:
+        return False
+    rest = url.split("://", 1)[-1]
+    path = rest[rest.find("/") :] if "/" in rest else ""
+    return url in title or (len(path) > 1 and path in title)
 
 
 def _serialised(data: Any) -> str:
