@@ -246,7 +246,7 @@ async def test_compact_lines_follow_their_documented_grammar():
     assert lines[1] == f"9 of 9 found, a line each: {LINE_GRAMMAR}"
     assert lines[2:11] == [
         '1 button "Save" #save',
-        '2 button "Dark mode" (pressed=false hint="toggleable") [data-testid="mode"]',
+        '2 button "Dark mode" (pressed=false) [data-testid="mode"]',
         '3 textbox "" (text="Edit me") #editor',
         '4 combobox "Colour" (value="Red" options=["Red","Green","Blue"]) #colour',
         '5 checkbox "I agree" (checked) #agree',
@@ -259,7 +259,7 @@ async def test_compact_lines_follow_their_documented_grammar():
     assert [(p["label"], p["role"], p["name"], p["selector"]) for p in parsed] == [
         (n, e["role"], e["name"], e["selector"]) for n, e in enumerate(ELEMENTS, 1)
     ]
-    assert parsed[1]["facts"] == {"pressed": False, "hint": "toggleable"} and parsed[3]["facts"]["options"] == [
+    assert parsed[1]["facts"] == {"pressed": False} and parsed[3]["facts"]["options"] == [
         "Red",
         "Green",
         "Blue",
@@ -516,3 +516,23 @@ async def test_interactive_elements_below_the_viewport_are_counted_and_reachable
         assert reach["name"] == "Load more orders"
         clicked = await client.call_tool("interact", {"action": "click", "selector": reach["selector"]})
         assert not clicked.is_error, clicked.content[0].text
+
+
+async def test_an_unchecked_box_says_nothing_of_checked_and_a_toggle_button_no_toggleable_hint():
+    browser = FakeBrowser()
+    browser.elements = [
+        element("#news", "input", "checkbox", "News", "", "toggleable", {"checked": False}),
+        element("#on", "div", "switch", "Wi-Fi", "", "toggleable", {"checked": True}),
+        element("#bold", "button", "button", "Bold", "", "toggleable", {"pressed": True}),
+        element("#more", "div", "button", "More", "", "toggleable", {"expanded": False}),
+        element("#opt", "div", "option", "Small", "", "", {"checked": False}),
+    ]
+    session = fake_session(browser)
+    lines = text_of(await call(session, "observe", {"what": "page", "annotate_screenshot": True})).split("\n")
+    assert lines[2:] == [
+        '1 checkbox "News" #news',
+        '2 switch "Wi-Fi" (checked) #on',
+        '3 button "Bold" (pressed) #bold',
+        '4 button "More" (expanded=false hint="toggleable") #more',
+        '5 option "Small" (checked=false) #opt',  # an option is not checkable by its role: its false is news
+    ]

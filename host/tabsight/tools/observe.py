@@ -58,6 +58,8 @@ PICK_HOW = (
 )
 #: the grammar of the compact form's lines, as its header states it
 LINE_GRAMMAR = 'label role "name" (state) selector'
+#: roles whose lines leave checked=false out: they are checkable, so no `checked` says unchecked
+CHECKABLE_ROLES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
 #: what docs/tools.md says of annotation_format's forms (the schema says what compact is for)
 ANNOTATION_FORMAT = (
     "json: {page, annotations:[{label, tag, role, name, name_from, text, state, selector, "
@@ -344,13 +346,16 @@ def _facts(item: dict[str, Any]) -> list[str]:
     """What a line says beyond role and name: `key` (true) or `key=` and a JSON value."""
     facts = [f"name_from={_json(item['name_from'])}"] if item.get("name_from") else []
     state = _state(item.get("state"))
+    checkable = (item.get("role") or "") in CHECKABLE_ROLES
     for key, value in state.items():
-        facts.append(key if value is True else f"{key}={_json(value)}")
+        if not (key == "checked" and value is False and checkable):
+            facts.append(key if value is True else f"{key}={_json(value)}")
     text = item.get("text")
     if text and text != item.get("name") and text != state.get("value"):
         facts.append(f"text={_json(text)}")
     hint = item.get("interactionHint")
-    if hint and hint != HINT_OF_ROLE.get(item.get("role") or "", "clickable"):
+    implied = "toggleable" if "pressed" in state else HINT_OF_ROLE.get(item.get("role") or "", "clickable")
+    if hint and hint != implied:
         facts.append(f"hint={_json(hint)}")
     return facts
 
