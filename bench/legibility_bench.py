@@ -76,7 +76,9 @@ RESULTS = BENCH / "results"
 DEFAULT_SHOTS = RESULTS / "legibility-shots"
 
 #: the look's widths: 1280 is today's default (the tab's own width)
-WIDTHS = (1280, 1024, 960, 896, 832, 768, 640)
+#: the default look (no max_width: the content's region, within the token budget), in tables as "default"
+DEFAULT = 0
+WIDTHS = (DEFAULT, 1280, 1024, 960, 896, 832, 768, 640)
 REALAPP_PAGES = ("todomvc", "swagger", "jsoneditor", "shoelace", "bootstrap", "adminlte")
 #: ten corpus pages, of different libraries and kinds (dense tables, menus, dialogs, dashboards)
 CORPUS = (
@@ -151,12 +153,15 @@ async def capture_page(client: Client, url: str, where: Path, widths: tuple[int,
     (where / "capture.jpg").write_bytes(capture)
     meta: dict = {"url": url, "looks": {}}
     for width in widths:
-        result = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, "max_width": width})
+        arguments = {"what": "page", "annotate_screenshot": True, "annotation_format": "json"}
+        result = await client.call_tool("observe", arguments | ({"max_width": width} if width else {}))
         look = image_block(result)
         (where / f"look-{width}.jpg").write_bytes(look)
         found = answer(result)
         with Image.open(io.BytesIO(look)) as img:
             meta["looks"][str(width)] = {"size": list(img.size), "bytes": len(look)}
+        if "picture" in found["page"]:
+            meta["looks"][str(width)]["picture"] = found["page"]["picture"]
         if "annotations" not in meta:
             meta["viewport"] = found["page"]["viewport"]
             meta["annotations"] = [{"label": a["label"], "bounds": a["bounds"]} for a in found["annotations"]]
@@ -233,16 +238,44 @@ def offline_jpeg(where: Path, meta: dict, width: int) -> bytes:
 
 
 def offline_look(where: Path, meta: dict, width: int) -> Image.Image:
-    """The look at ``width`` drawn as observe draws it (an RGB image, not encoded yet)."""
-    from tabsight import annotate
+    """The look at ``width`` (DEFAULT: the default look, its content's region within the token budget) drawn
+    as observe draws it (an RGB image, not encoded yet)."""
+    from tabsight import annotate, vision
 
-    capture = (where / "capture.jpg").read_bytes()
-    with Image.open(io.BytesIO(capture)) as img:
-        captured = img.size
-    fit = min(1.0, width / captured[0])
-    size = (max(1, round(captured[0] * fit)), max(1, round(captured[1] * fit)))
-    picture, _ = annotate.draw(capture, meta["annotations"], meta["viewport"]["width"], size)
+    captured = annotate.decode((where / "capture.jpg").read_bytes())
+    viewport_width = meta["viewport"]["width"]
+    if width == DEFAULT:
+        region = annotate.content_region(captured, meta["annotations"], viewport_width)
+        dpr = captured.width / viewport_width
+        size = vision.look_size(round(region.width * dpr), round(region.height * dpr), vision.DEFAULT)
+        picture, _ = annotate.draw(captured, meta["annotations"], viewport_width, size, region)
+        meta["looks"].setdefault("offline", {})[str(width)] = {
+            "x": region.x,
+            "y": region.y,
+            "width": region.width,
+            "height": region.height,
+        }
+        return picture
+    fit = min(1.0, width / captured.width)
+    size = (max(1, round(captured.width * fit)), max(1, round(captured.height * fit)))
+    picture, _ = annotate.draw(captured, meta["annotations"], viewport_width, size)
     return picture
+
+
+def in_viewport(look: bytes, meta: dict, region: dict | None) -> bytes:
+    """A look of a region of the viewport (the default look of a page with blank margins) placed where that
+    region is, on white, at the look's scale: the full screenshot's text lines are looked for where they are.
+    Text the region left out is lost, as it should be."""
+    if region is None:
+        return look
+    with Image.open(io.BytesIO(look)) as img:
+        scale = img.width / region["width"]
+        viewport = meta["viewport"]
+        canvas = Image.new("RGB", (round(viewport["width"] * scale), round(viewport["height"] * scale)), "white")
+        canvas.paste(img.convert("RGB"), (round(region["x"] * scale), round(region["y"] * scale)))
+    out = io.BytesIO()
+    canvas.save(out, "PNG")
+    return out.getvalue()
 
 
 def plain(full: bytes, width: int) -> bytes:
@@ -305,12 +338,15 @@ def analyse(
             look = where / f"look-{width}.jpg"
             if offline:
                 data = offline_jpeg(where, meta, width)
+                region = meta["looks"].get("offline", {}).get(str(width))
             elif look.is_file():
                 data = look.read_bytes()
+                region = meta["looks"].get(str(width), {}).get("picture")
             else:
                 continue
             with Image.open(io.BytesIO(data)) as img:
                 looks[(page, width)] = {"size": list(img.size), "bytes": len(data)}
+            data = in_viewport(data, meta, region)
             jobs.append((page, "observe", width, data, whole))
         checks[page] = {}
         for width in encoding_widths:
@@ -383,9 +419,13 @@ def summary(values: list[float]) -> tuple[float, float]:
     return (statistics.fmean(values), min(values)) if values else (float("nan"), float("nan"))
 
 
+def column(width: int) -> str:
+    return "default" if width == DEFAULT else str(width)
+
+
 def width_table(pages: dict, widths: tuple[int, ...], field: str, words: str) -> list[str]:
     """Pages by width for one measure (``field`` of each page's row), then mean, min and pages at >= 90 %."""
-    lines = ["| page | words | " + " | ".join(str(w) for w in widths) + " |", "|---|---:|" + "---:|" * len(widths)]
+    lines = ["| page | words | " + " | ".join(column(w) for w in widths) + " |", "|---|---:|" + "---:|" * len(widths)]
     for page, row in pages.items():
         cells = [f"{row[field][str(w)]:.0%}" if str(w) in row[field] else "" for w in widths]
         lines.append(f"| {page} | {row[words]} | " + " | ".join(cells) + " |")
@@ -403,7 +443,7 @@ def width_table(pages: dict, widths: tuple[int, ...], field: str, words: str) ->
 
 def relative(pages: dict, widths: tuple[int, ...]) -> dict:
     """Each page's legibility at each width over its legibility at the widest (today's look)."""
-    widest = str(max(widths))
+    widest = str(max(widths))  # (the default look's region is at most the viewport: never the widest)
     return {
         page: {
             "words": row["words"],
@@ -420,11 +460,16 @@ def relative(pages: dict, widths: tuple[int, ...]) -> dict:
 
 def tables(result: dict, widths: tuple[int, ...]) -> str:
     pages = result["pages"]
-    sizes = {w: next((row["sizes"][str(w)] for row in pages.values() if str(w) in row["sizes"]), None) for w in widths}
-    tokens = " | ".join(
-        f"{round(size[0] * size[1] / PIXELS_PER_TOKEN)} ({size[0]}x{size[1]})" if size else ""
-        for size in sizes.values()
-    )
+    cells = []
+    for w in widths:
+        sizes = [row["sizes"][str(w)] for row in pages.values() if str(w) in row["sizes"]]
+        if not sizes:
+            cells.append("")
+        elif w == DEFAULT:  # a size per page: their mean
+            cells.append(f"{statistics.fmean(x * y for x, y in sizes) / PIXELS_PER_TOKEN:.0f} (mean)")
+        else:
+            cells.append(f"{round(sizes[0][0] * sizes[0][1] / PIXELS_PER_TOKEN)} ({sizes[0][0]}x{sizes[0][1]})")
+    tokens = " | ".join(cells)
     out = [
         "## Legibility of the annotated look by width (share of the full screenshot's words, line by line)",
         "",

@@ -97,6 +97,42 @@ def box_drawn(img: Image.Image, bounds: dict) -> bool:
     return min(sum(abs(a - b) for a, b in zip(pixel, fill)) for pixel in strip for fill in fills) < 90
 
 
+async def test_a_page_with_blank_margins_is_pictured_without_them_at_full_scale(browser, site):
+    """form.html holds three fields in its top left corner: the default look pictures that part of the viewport
+    (with FRAME_MARGIN around it), at one pixel per CSS px since it fits the budget; the answer says which part,
+    labels still act on their element, and the badges sit on the picture where their elements are."""
+    async with mcp_client() as client:
+        await goto(client, site.url("/form.html"))
+        img, data = await annotated(client, max_width=None)
+        framed = data["page"]["picture"]
+        # the first text is at x 40 (the body's padding), y 56 (and a paragraph's margin): nothing of it cut
+        assert 0 < framed["x"] <= 40 and 0 < framed["y"] <= 56
+        assert framed["x"] + framed["width"] < 640 and framed["y"] + framed["height"] < 360
+        assert img.size == (framed["width"], framed["height"])  # at full scale: a small region fits the budget
+        for item in data["annotations"]:
+            bounds = dict(item["bounds"], x=item["bounds"]["x"] - framed["x"], y=item["bounds"]["y"] - framed["y"])
+            assert box_drawn(img, bounds), item
+        compact = region(
+            next(
+                b.text
+                for b in (await client.call_tool("observe", {"what": "page", "annotate_screenshot": True})).content
+                if b.type == "text"
+            )
+        )
+        first = compact.split("\n")[0]
+        assert first.endswith(
+            f"; picture of x {framed['x']}-{framed['x'] + framed['width']} "
+            f"y {framed['y']}-{framed['y'] + framed['height']} (the rest is blank)"
+        ), first
+        button = next(item["label"] for item in data["annotations"] if item["name"] == "Sign up")
+        clicked = await client.call_tool("interact", {"action": "click", "label": button})
+        assert not clicked.is_error and "/greet" in payload(clicked).get("url", ""), payload(clicked)
+        # a page that fills its viewport is pictured whole, and says nothing of it
+        await goto(client, site.url("/annotate.html"))
+        _, whole = await annotated(client, max_width=None)
+        assert "picture" not in whole["page"]
+
+
 async def test_every_kind_of_element_is_found_named_and_ordered(browser, site):
     async with mcp_client() as client:
         await goto(client, site.url("/annotate.html"))

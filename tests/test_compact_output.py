@@ -451,7 +451,9 @@ async def test_compact_is_at_most_half_the_json_and_its_selectors_name_their_ele
     # load here must not become theirs (a later slower load would add a regression alert to their answers).
     async with mcp_client() as client:
         await navigate(client, site.url(page))
+        # the whole viewport's picture (max_width): the map's two forms compared, not the picture's framing
         base = {"what": "page", "annotate_screenshot": True, "annotation_format": "json", "max_annotations": 100}
+        base |= {"max_width": 1280}
         as_json = text_of(await client.call_tool("observe", base))
         as_compact = text_of(await client.call_tool("observe", base | {"annotation_format": "compact"}))
         assert len(as_compact) <= len(as_json) / 2, (len(as_compact), len(as_json))

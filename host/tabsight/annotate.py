@@ -44,6 +44,15 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+#: CSS px of the page kept around a look's content and marks (content_region)
+FRAME_MARGIN = 16
+#: blank, for content_region: fewer than BLANK_STEPS steps above BLANK_LEVEL grey levels in a row or column (a
+#: faint texture, such as TodoMVC's, steps by up to 15, and up to 28 once the capture is JPEG 90; pale grey text on
+#: white, 50 and more)
+BLANK_LEVEL = 32
+BLANK_STEPS = 2
+#: a look is cropped to its content only when that leaves out at least this share of the viewport
+FRAME_MIN_SAVING = 0.1
 #: (fill, digits): for light backgrounds, for dark ones
 ON_LIGHT = ((190, 0, 85), (255, 255, 255))
 ON_DARK = ((255, 214, 0), (0, 0, 0))
@@ -172,20 +181,71 @@ def _within_reach() -> tuple[np.ndarray, ...]:
     return to_x, to_y, ring, inside > 0, tier, np.arange(len(templates), dtype=np.float64)
 
 
+def decode(screenshot: bytes) -> Image.Image:
+    """A capture as RGB pixels."""
+    with Image.open(io.BytesIO(screenshot)) as opened:
+        return opened.convert("RGB")
+
+
+def content_region(img: Image.Image, annotations: list[dict], viewport_width: int) -> Box:
+    """The part of the viewport worth a picture, in CSS px: the viewport without its blank margins. Blank is
+    where the capture has no edge (fewer than BLANK_STEPS steps of grey level above BLANK_LEVEL between
+    neighbouring pixels: text, borders, icons have them; a flat colour, a gradient or a faint texture has none,
+    even through JPEG's noise), in whole rows from the top and bottom, whole columns from the sides; every mark is kept, and FRAME_MARGIN
+    around what is kept (room for boxes and badges). The whole viewport when that would leave out less than
+    FRAME_MIN_SAVING of it, or when nothing has an edge: a picture of the page as the user sees it is worth
+    more than a few hundred pixels saved."""
+    dpr = img.width / viewport_width
+    viewport = Box(0, 0, viewport_width, round(img.height / dpr))
+    grey = np.asarray(img.convert("L"), dtype=np.int16)
+    along = np.abs(np.diff(grey, axis=1)) > BLANK_LEVEL  # steps along each row
+    down = np.abs(np.diff(grey, axis=0)) > BLANK_LEVEL  # steps down each column
+    rows = along.sum(axis=1) >= BLANK_STEPS
+    rows[1:] |= down.sum(axis=1) >= BLANK_STEPS
+    columns = down.sum(axis=0) >= BLANK_STEPS
+    columns[1:] |= along.sum(axis=0) >= BLANK_STEPS
+    if not rows.any() or not columns.any():
+        return viewport
+    top, bottom = np.flatnonzero(rows)[[0, -1]] / dpr
+    left, right = np.flatnonzero(columns)[[0, -1]] / dpr
+    for item in annotations:
+        bounds = item["bounds"]
+        left, top = min(left, bounds["x"]), min(top, bounds["y"])
+        right, bottom = max(right, bounds["x"] + bounds["width"]), max(bottom, bounds["y"] + bounds["height"])
+    x0, y0 = max(0, int(left) - FRAME_MARGIN), max(0, int(top) - FRAME_MARGIN)
+    x1 = min(viewport.width, int(np.ceil(right)) + 1 + FRAME_MARGIN)
+    y1 = min(viewport.height, int(np.ceil(bottom)) + 1 + FRAME_MARGIN)
+    kept = Box(x0, y0, x1 - x0, y1 - y0)
+    if kept.width * kept.height > (1 - FRAME_MIN_SAVING) * viewport.width * viewport.height:
+        return viewport
+    return kept
+
+
 def draw(
-    screenshot: bytes, annotations: list[dict], viewport_width: int, size: tuple[int, int] | None = None
+    screenshot: bytes | Image.Image,
+    annotations: list[dict],
+    viewport_width: int,
+    size: tuple[int, int] | None = None,
+    region: Box | None = None,
 ) -> tuple[Image.Image, list[Badge]]:
     """The screenshot with each annotation's box and label drawn on it, and
     where each badge went. Bounds are CSS pixels; the image may have more
     pixels per CSS pixel (device pixel ratio), or fewer when ``size`` (the
     picture's width and height) shrinks it: it is shrunk first and drawn on
     after, so badges keep a legible size on the smaller picture (they shrink
-    less than the page, down to BADGE_MIN_SCALE) instead of shrinking with it."""
-    with Image.open(io.BytesIO(screenshot)) as opened:
-        img = opened.convert("RGB")
+    less than the page, down to BADGE_MIN_SCALE) instead of shrinking with it.
+    ``region`` (CSS px, ``content_region``): the part of the viewport drawn,
+    the whole of it when None."""
+    img = decode(screenshot) if isinstance(screenshot, bytes) else screenshot
+    dpr = img.width / viewport_width
+    if region is not None:
+        img = img.crop(
+            (round(region.x * dpr), round(region.y * dpr), round(region.right * dpr), round(region.bottom * dpr))
+        )
     if size is not None and size != img.size:
         img = img.resize(size, Image.Resampling.LANCZOS)
-    scale = img.width / viewport_width
+    origin = region or Box(0, 0, viewport_width, 0)
+    scale = img.width / origin.width
     original = np.array(img)  # the page as captured: looked at until every spot is chosen, then drawn on
     # lines grow with the device pixel ratio; badges keep their CSS px size at it and above, and shrink only so far
     ink = max(1.0, scale)
@@ -194,8 +254,8 @@ def draw(
     stroke = max(1, round(STROKE * scale))
     elements = [
         Box(
-            round(item["bounds"]["x"] * scale),
-            round(item["bounds"]["y"] * scale),
+            round((item["bounds"]["x"] - origin.x) * scale),
+            round((item["bounds"]["y"] - origin.y) * scale),
             max(1, round(item["bounds"]["width"] * scale)),
             max(1, round(item["bounds"]["height"] * scale)),
         )

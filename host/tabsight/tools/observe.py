@@ -186,9 +186,20 @@ async def _annotate(
     if shot is not None:
         from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and most never annotate
 
-        captured = shot.pictures[0]
-        size = vision.look_size(captured.width, captured.height, session.vision, params.max_width, params.max_height)
-        picture, _badges = annotate.draw(shot.image, annotations, page["viewport"]["width"], size)
+        captured = annotate.decode(shot.image)
+        viewport_width = page["viewport"]["width"]
+        sized = params.max_width or params.max_height
+        region = None if sized else annotate.content_region(captured, annotations, viewport_width)
+        dpr = captured.width / viewport_width
+        width, height = (
+            (round(region.width * dpr), round(region.height * dpr))
+            if region is not None
+            else (captured.width, captured.height)
+        )
+        size = vision.look_size(width, height, session.vision, params.max_width, params.max_height)
+        picture, _badges = annotate.draw(captured, annotations, viewport_width, size, region)
+        if region is not None and (region.width, region.height) != (viewport_width, page["viewport"]["height"]):
+            page["picture"] = {"x": region.x, "y": region.y, "width": region.width, "height": region.height}
         response.remember_screenshot(shot.image)
         session.screenshots.saw_viewport(client.id, tab_id, page["viewport"])
         response.add_image(images.encode(picture, "annotated"), images.ENCODINGS["annotated"].mime_type)
@@ -196,7 +207,8 @@ async def _annotate(
         response.result = compact(found, annotations, outline, params.page_text)
         return
     response.result = {
-        "page": {key: page[key] for key in ("url", "title", "viewport")} | {"readyState": page["ready_state"]},
+        "page": {key: page[key] for key in ("url", "title", "viewport", "picture") if key in page}
+        | {"readyState": page["ready_state"]},
         **(
             {"unchanged": unchanged_line(len(annotations))}
             if found.get("unchanged")
@@ -296,9 +308,16 @@ def compact(
     of them as in every answer (``page_fields``)."""
     page = page_fields(found["page"])
     viewport = page["viewport"]
+    framed = page.get("picture")
     lines = [
         f"page {_json(page['title'])} {page['url']} "
-        f"viewport {viewport['width']}x{viewport['height']} {page['ready_state']}",
+        f"viewport {viewport['width']}x{viewport['height']} {page['ready_state']}"
+        + (
+            f"; picture of x {framed['x']}-{framed['x'] + framed['width']} "
+            f"y {framed['y']}-{framed['y'] + framed['height']} (the rest is blank)"
+            if framed
+            else ""
+        ),
         f"{len(annotations)} of {found['total_found']} found, a line each: {LINE_GRAMMAR}"
         if annotations
         else f"0 of {found['total_found']} found",
