@@ -245,16 +245,16 @@ def offline_look(where: Path, meta: dict, width: int) -> Image.Image:
     captured = annotate.decode((where / "capture.jpg").read_bytes())
     viewport_width = meta["viewport"]["width"]
     if width == DEFAULT:
-        region = annotate.content_region(captured, meta["annotations"], viewport_width)
-        dpr = captured.width / viewport_width
-        size = vision.look_size(round(region.width * dpr), round(region.height * dpr), vision.DEFAULT)
-        picture, _ = annotate.draw(captured, meta["annotations"], viewport_width, size, region)
-        meta["looks"].setdefault("offline", {})[str(width)] = {
-            "x": region.x,
-            "y": region.y,
-            "width": region.width,
-            "height": region.height,
-        }
+        picture, region = annotate.draw_look(
+            captured,
+            meta["annotations"],
+            viewport_width,
+            lambda w, h: vision.look_size(w, h, vision.DEFAULT),
+            crop=True,
+        )
+        if region is not None:
+            framed = {"x": region.x, "y": region.y, "width": region.width, "height": region.height}
+            meta["looks"].setdefault("offline", {})[str(width)] = framed
         return picture
     fit = min(1.0, width / captured.width)
     size = (max(1, round(captured.width * fit)), max(1, round(captured.height * fit)))

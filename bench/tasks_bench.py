@@ -614,8 +614,9 @@ OUTSIDE_LINE = re.compile(r"  (\S+) ")
 
 
 def compact_item(line: str) -> dict[str, Any] | None:
-    """One line of the compact form (``label role "name" (facts) selector``, or an outside-the-viewport line
-    without its label) as a JSON map's entry; None for any other line."""
+    """One line of the compact form (``label role "name" (facts)``, a selector after it before tabsight dropped it;
+    or an outside-the-viewport line, ``role "name" (facts) selector``) as a JSON map's entry; None for any other
+    line."""
     decoder = json.JSONDecoder()
     head = COMPACT_LINE.match(line) or OUTSIDE_LINE.match(line)
     if not head:
@@ -708,8 +709,8 @@ class TabsightAgent(Agent):
     @staticmethod
     def parse_map(text: str) -> dict[str, Any]:
         """An observe answer's page: its url and elements (None when it says the page is unchanged), from the
-        JSON form or the compact one (a line per element: label role "name" (facts) selector; then the
-        elements outside the viewport, a line each: role "name" selector)."""
+        JSON form or the compact one (a line per element: label role "name" (facts), with its selector before
+        tabsight dropped it; then the elements outside the viewport, a line each: role "name" selector)."""
 
         if text.lstrip().startswith("{"):
             data = json.loads(text)
@@ -723,7 +724,8 @@ class TabsightAgent(Agent):
             return {"url": url, "elements": elements}
 
         lines = text.splitlines()
-        url = lines[0].split()[-4] if lines and lines[0].startswith("page ") else ""
+        at = re.search(r" (\S+) viewport \d+x\d+ ", lines[0]) if lines and lines[0].startswith("page ") else None
+        url = at.group(1) if at else ""
         if any(line.startswith("unchanged") for line in lines[:3]):
             return {"url": url, "elements": None}
         elements = []

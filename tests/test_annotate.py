@@ -97,9 +97,9 @@ def box_drawn(img: Image.Image, bounds: dict) -> bool:
     return min(sum(abs(a - b) for a, b in zip(pixel, fill)) for pixel in strip for fill in fills) < 90
 
 
-async def test_a_page_with_blank_margins_is_pictured_without_them_at_full_scale(browser, site):
+async def test_a_page_with_blank_margins_is_pictured_without_them(browser, site):
     """form.html holds three fields in its top left corner: the default look pictures that part of the viewport
-    (with FRAME_MARGIN around it), at one pixel per CSS px since it fits the budget; the answer says which part,
+    (with FRAME_MARGIN around it), at LOOK_SCALE since it fits the budget; the answer says which part,
     labels still act on their element, and the badges sit on the picture where their elements are."""
     async with mcp_client() as client:
         await goto(client, site.url("/form.html"))
@@ -108,9 +108,16 @@ async def test_a_page_with_blank_margins_is_pictured_without_them_at_full_scale(
         # the first text is at x 40 (the body's padding), y 56 (and a paragraph's margin): nothing of it cut
         assert 0 < framed["x"] <= 40 and 0 < framed["y"] <= 56
         assert framed["x"] + framed["width"] < 640 and framed["y"] + framed["height"] < 360
-        assert img.size == (framed["width"], framed["height"])  # at full scale: a small region fits the budget
+        # a small region fits the budget: drawn at the look's largest scale
+        scale = vision.LOOK_SCALE
+        assert img.size == (int(framed["width"] * scale), int(framed["height"] * scale))
         for item in data["annotations"]:
-            bounds = dict(item["bounds"], x=item["bounds"]["x"] - framed["x"], y=item["bounds"]["y"] - framed["y"])
+            bounds = {
+                "x": round((item["bounds"]["x"] - framed["x"]) * scale),
+                "y": round((item["bounds"]["y"] - framed["y"]) * scale),
+                "width": round(item["bounds"]["width"] * scale),
+                "height": round(item["bounds"]["height"] * scale),
+            }
             assert box_drawn(img, bounds), item
         compact = region(
             next(

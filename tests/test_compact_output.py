@@ -85,8 +85,9 @@ def image_of(result) -> Image.Image:
 
 
 def parse_line(line: str, labelled: bool = True) -> dict:
-    """One compact line, read by the grammar the tool's description documents: `label role "name" (facts)
-    selector`, role - for none, name a JSON string, facts `key` or `key=<JSON>`, the selector to the end."""
+    """One compact line, read by the grammar the tool's description documents: `label role "name" (facts)` for a
+    mark, `role "name" (facts) selector` for an element outside the viewport (not ``labelled``), role - for none,
+    name a JSON string, facts `key` or `key=<JSON>`, the selector to the end."""
     decoder = json.JSONDecoder()
     parts = line.split(" ", 2 if labelled else 1)
     parsed = {"label": int(parts[0])} if labelled else {}
@@ -107,8 +108,11 @@ def parse_line(line: str, labelled: bool = True) -> dict:
             rest = rest.removeprefix(" ")
         rest = rest[1:]
     parsed["facts"] = facts
-    assert rest.startswith(" "), line
-    parsed["selector"] = rest[1:]
+    if labelled:
+        assert rest == "", line
+    else:
+        assert rest.startswith(" "), line
+        parsed["selector"] = rest[1:]
     return parsed
 
 
@@ -228,8 +232,8 @@ async def test_the_default_look_is_the_compact_form():
     browser.elements = ELEMENTS
     result = await call(fake_session(browser), "observe", {"what": "page", "annotate_screenshot": True})
     lines = text_of(result).split("\n")
-    assert lines[1] == f'{len(ELEMENTS)} of {len(ELEMENTS)} found, a line each: label role "name" (state) selector'
-    assert parse_line(lines[2])["selector"] == "#save"
+    assert lines[1] == f'{len(ELEMENTS)} of {len(ELEMENTS)} found, a line each: label role "name" (state)'
+    assert parse_line(lines[2]) == {"label": 1, "role": "button", "name": "Save", "facts": {}}
 
 
 # -- the compact form -----------------------------------------------------------------------------
@@ -245,19 +249,19 @@ async def test_compact_lines_follow_their_documented_grammar():
     assert lines[0] == 'page "Fake page" http://127.0.0.1/fake viewport 1280x720 complete'
     assert lines[1] == f"9 of 9 found, a line each: {LINE_GRAMMAR}"
     assert lines[2:11] == [
-        '1 button "Save" #save',
-        '2 button "Dark mode" (pressed=false) [data-testid="mode"]',
-        '3 textbox "" (text="Edit me") #editor',
-        '4 combobox "Colour" (value="Red" options=["Red","Green","Blue"]) #colour',
-        '5 checkbox "I agree" (checked) #agree',
-        '6 textbox "API key" (value="key [REDACTED]") #key',
-        '7 combobox "Search" (hint="editable") #search',
-        '8 link "Say \\"hi\\" (now)" (text="Say hi") main > div.card:nth-of-type(2) >>> a',
-        '9 checkbox "All" (checked="mixed" disabled) #mixed',
+        '1 button "Save"',
+        '2 button "Dark mode" (pressed=false)',
+        '3 textbox "" (text="Edit me")',
+        '4 combobox "Colour" (value="Red" options=["Red","Green","Blue"])',
+        '5 checkbox "I agree" (checked)',
+        '6 textbox "API key" (value="key [REDACTED]")',
+        '7 combobox "Search" (hint="editable")',
+        '8 link "Say \\"hi\\" (now)" (text="Say hi")',
+        '9 checkbox "All" (checked="mixed" disabled)',
     ]
     parsed = [parse_line(line) for line in lines[2:11]]
-    assert [(p["label"], p["role"], p["name"], p["selector"]) for p in parsed] == [
-        (n, e["role"], e["name"], e["selector"]) for n, e in enumerate(ELEMENTS, 1)
+    assert [(p["label"], p["role"], p["name"]) for p in parsed] == [
+        (n, e["role"], e["name"]) for n, e in enumerate(ELEMENTS, 1)
     ]
     assert parsed[1]["facts"] == {"pressed": False} and parsed[3]["facts"]["options"] == [
         "Red",
@@ -292,7 +296,7 @@ async def test_compact_masks_page_fields_and_says_which_element_has_no_role():
     arguments = {"what": "page", "annotate_screenshot": True, "annotation_format": "compact"}
     text = text_of(await call(fake_session(browser), "observe", arguments))
     assert TOKEN not in text
-    assert text.split("\n")[2] == '1 - "name [REDACTED]" (text="text [REDACTED]") #x'
+    assert text.split("\n")[2] == '1 - "name [REDACTED]" (text="text [REDACTED]")'
 
 
 # -- the page's text ------------------------------------------------------------------------------
@@ -461,8 +465,8 @@ async def test_compact_is_at_most_half_the_json_and_its_selectors_name_their_ele
         assert len(annotations) >= 3
         lines = as_compact.split("\n")[2 : 2 + len(annotations)]
         parsed = [parse_line(line) for line in lines]
-        assert [(p["label"], p["role"], p["name"], p["selector"]) for p in parsed] == [
-            (a["label"], a.get("role") or "-", a.get("name", ""), a["selector"]) for a in annotations
+        assert [(p["label"], p["role"], p["name"]) for p in parsed] == [
+            (a["label"], a.get("role") or "-", a.get("name", "")) for a in annotations
         ]
 
 
@@ -532,9 +536,9 @@ async def test_an_unchecked_box_says_nothing_of_checked_and_a_toggle_button_no_t
     session = fake_session(browser)
     lines = text_of(await call(session, "observe", {"what": "page", "annotate_screenshot": True})).split("\n")
     assert lines[2:] == [
-        '1 checkbox "News" #news',
-        '2 switch "Wi-Fi" (checked) #on',
-        '3 button "Bold" (pressed) #bold',
-        '4 button "More" (expanded=false hint="toggleable") #more',
-        '5 option "Small" (checked=false) #opt',  # an option is not checkable by its role: its false is news
+        '1 checkbox "News"',
+        '2 switch "Wi-Fi" (checked)',
+        '3 button "Bold" (pressed)',
+        '4 button "More" (expanded=false hint="toggleable")',
+        '5 option "Small" (checked=false)',  # an option is not checkable by its role: its false is news
     ]

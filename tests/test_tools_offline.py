@@ -187,9 +187,9 @@ async def test_annotated_observe_draws_on_the_capture_and_labels_act_on_their_el
         },
     ]
     session = fake_session(browser)
-    result = await call(session, "observe", {"what": "page", "annotate_screenshot": True, "annotation_format": "json"})
-    image, summary = result.content
-    drawn = decoded(image)
+    arguments = {"what": "page", "annotate_screenshot": True, "annotation_format": "json", "max_width": 640}
+    image, summary = (await call(session, "observe", arguments)).content
+    drawn = decoded(image)  # at the viewport's size (max_width): a pixel is a CSS px
     assert drawn.size == (640, 400) and image.mime_type == "image/jpeg"
     # the box is drawn just outside the button's left edge: far from the page's colour, which JPEG keeps close
     edge = [drawn.getpixel((x, 25)) for x in range(4, 10)]

@@ -30,8 +30,11 @@ def test_the_default_look_is_near_its_token_budget_and_keeps_the_aspect():
     assert abs(width / height - 1280 / 720) < 0.01
 
 
-def test_a_small_capture_is_never_enlarged():
-    assert vision.look_size(400, 300, vision.DEFAULT) == (400, 300)
+def test_a_small_capture_is_drawn_at_the_look_s_scale_and_never_enlarged():
+    assert vision.look_size(400, 300, vision.DEFAULT) == (
+        round(400 * vision.LOOK_SCALE),
+        round(300 * vision.LOOK_SCALE),
+    )
     assert vision.look_size(400, 300, vision.DEFAULT, max_width=800) == (400, 300)
 
 

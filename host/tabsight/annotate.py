@@ -38,6 +38,7 @@ as little as they can too:
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -219,6 +220,25 @@ def content_region(img: Image.Image, annotations: list[dict], viewport_width: in
     if kept.width * kept.height > (1 - FRAME_MIN_SAVING) * viewport.width * viewport.height:
         return viewport
     return kept
+
+
+def draw_look(
+    img: Image.Image,
+    annotations: list[dict],
+    viewport_width: int,
+    fit: Callable[[int, int], tuple[int, int]],
+    crop: bool,
+) -> tuple[Image.Image, Box | None]:
+    """A look's picture: the capture, cropped to its ``content_region`` when ``crop``, sized by ``fit`` (the
+    pixels of what is pictured -> the picture's size), drawn on; and the region pictured when it is not the
+    whole viewport."""
+    region = content_region(img, annotations, viewport_width) if crop else None
+    dpr = img.width / viewport_width
+    if region is not None and (region.width, region.height) == (viewport_width, round(img.height / dpr)):
+        region = None
+    pictured = (round(region.width * dpr), round(region.height * dpr)) if region is not None else img.size
+    picture, _ = draw(img, annotations, viewport_width, fit(*pictured), region)
+    return picture, region
 
 
 def draw(

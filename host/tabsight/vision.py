@@ -3,9 +3,12 @@
 A client passes a tool's image to its model, which downsizes what is larger than it takes: pixels past that
 are bytes sent for nothing. So the picture of a look is never larger than the client keeps (``VISION``: a row
 per client, found by the name in ``initialize``'s ``clientInfo``; ``DEFAULT`` for the others), and by default
-no larger than ``LOOK_TOKENS`` (Claude's rule: width x height / 750): legible (bench/legibility_bench.py: OCR
-reads at least 90 % of the words of a full-size screenshot in it), and about half of a 1280x720 screenshot's
-1,229 tokens. ``max_width`` and ``max_height`` given in a call decide instead, within what the client keeps.
+no larger than ``LOOK_TOKENS`` (Claude's rule: width x height / 750) nor than ``LOOK_SCALE``: legible
+(bench/legibility_bench.py: OCR reads about 90 % of the words of a full-size screenshot in it), and two thirds
+of a 1280x720 screenshot's 1,229 tokens. The default look pictures only the part of the viewport with content
+(``annotate.content_region``), so a sparse page's picture costs less, down to LOOK_SCALE: past it, pixels buy
+little legibility (badges and boxes, not the size, hide what is lost there). ``max_width`` and ``max_height``
+given in a call decide instead, within what the client keeps.
 """
 
 from __future__ import annotations
@@ -53,7 +56,9 @@ VISION: tuple[tuple[str, Vision], ...] = (
 #: a client not in the table: Claude's rule, which also keeps less than most others
 DEFAULT = Vision("other clients", CLAUDE.long_side, CLAUDE.short_side, CLAUDE.pixels, "Claude's rule")
 #: the default look's picture, in Claude's tokens (width x height / 750)
-LOOK_TOKENS = 600
+LOOK_TOKENS = 800
+#: the default look's largest scale, for a small capture or region (a form in an empty page)
+LOOK_SCALE = 0.9
 PIXELS_PER_TOKEN = 750
 
 
@@ -66,11 +71,12 @@ def of_client(name: str) -> Vision:
 def look_size(
     width: int, height: int, vision: Vision, max_width: int | None = None, max_height: int | None = None
 ) -> tuple[int, int]:
-    """The size of a look's picture of a ``width`` x ``height`` capture: ``max_width`` and ``max_height`` when
-    given, else at most LOOK_TOKENS; never more than the client keeps; never enlarged."""
+    """The size of a look's picture of a ``width`` x ``height`` capture (or region of it): ``max_width`` and
+    ``max_height`` when given, else at most LOOK_TOKENS and LOOK_SCALE; never more than the client keeps; never
+    enlarged."""
     if max_width or max_height:
         scale = min(1.0, (max_width or width) / width, (max_height or height) / height)
-    else:
-        scale = min(1.0, math.sqrt(LOOK_TOKENS * PIXELS_PER_TOKEN / (width * height)))
-    scaled = max(1, round(width * scale)), max(1, round(height * scale))
-    return vision.kept(*scaled)
+        return vision.kept(max(1, round(width * scale)), max(1, round(height * scale)))
+    scale = min(LOOK_SCALE, math.sqrt(LOOK_TOKENS * PIXELS_PER_TOKEN / (width * height)))
+    # rounded down: within the budget
+    return vision.kept(max(1, math.floor(width * scale)), max(1, math.floor(height * scale)))

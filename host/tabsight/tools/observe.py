@@ -57,7 +57,7 @@ PICK_HOW = (
     "'Point tabsight at this'), click the element, and type a note if they like"
 )
 #: the grammar of the compact form's lines, as its header states it
-LINE_GRAMMAR = 'label role "name" (state) selector'
+LINE_GRAMMAR = 'label role "name" (state)'
 #: roles whose lines leave checked=false out: they are checkable, so no `checked` says unchecked
 CHECKABLE_ROLES = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
 #: what docs/tools.md says of annotation_format's forms (the schema says what compact is for)
@@ -71,12 +71,15 @@ ANNOTATION_FORMAT = (
     "implies (the same word; link a; textbox, searchbox, checkbox, radio, slider, spinbutton input; combobox, "
     "listbox select); the interactionHint the role implies (link navigable; textbox, searchbox editable; combobox, "
     "listbox, option selectable; checkbox, radio, switch toggleable; others clickable). compact (the default): plain "
-    "text at half the characters or less, every field but bounds (the picture shows where each mark is); one line per "
+    "text at a third of the characters or less, every field but selector and bounds (a mark is acted on by its "
+    "label, and the picture shows where it is; json has both); one line per "
     f"element: {LINE_GRAMMAR}, where role is - when there is none, name is a JSON string, the optional parenthesised "
     "part is space-separated facts, each `key` (true) or `key=` and a JSON value (name_from, checked, selected, "
     "expanded, pressed, disabled, value, options, options_total, text when it differs from name and value, hint "
-    "when it is not the role's), and the selector runs to the end of the line (the answer's second line states "
-    'this grammar). Elements above and below the viewport follow as lines `role "name" selector` under a count.'
+    "when it is not the role's nor toggleable for one with pressed); checked=false is left out for checkbox, radio, "
+    "switch and checkable menu items (the answer's second line states "
+    'this grammar). Elements above and below the viewport follow as lines `role "name" selector` under a count: '
+    "they have no label, their selector is how to act on them."
 )
 
 
@@ -186,19 +189,15 @@ async def _annotate(
     if shot is not None:
         from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and most never annotate
 
-        captured = annotate.decode(shot.image)
-        viewport_width = page["viewport"]["width"]
         sized = params.max_width or params.max_height
-        region = None if sized else annotate.content_region(captured, annotations, viewport_width)
-        dpr = captured.width / viewport_width
-        width, height = (
-            (round(region.width * dpr), round(region.height * dpr))
-            if region is not None
-            else (captured.width, captured.height)
+        picture, region = annotate.draw_look(
+            annotate.decode(shot.image),
+            annotations,
+            page["viewport"]["width"],
+            lambda width, height: vision.look_size(width, height, session.vision, params.max_width, params.max_height),
+            crop=not sized,
         )
-        size = vision.look_size(width, height, session.vision, params.max_width, params.max_height)
-        picture, _badges = annotate.draw(captured, annotations, viewport_width, size, region)
-        if region is not None and (region.width, region.height) != (viewport_width, page["viewport"]["height"]):
+        if region is not None:
             page["picture"] = {"x": region.x, "y": region.y, "width": region.width, "height": region.height}
         response.remember_screenshot(shot.image)
         session.screenshots.saw_viewport(client.id, tab_id, page["viewport"])
@@ -342,7 +341,9 @@ def compact(
 
 def compact_lines(annotations: list[dict[str, Any]]) -> list[str]:
     """A line per annotation (LINE_GRAMMAR), masked as every page field is."""
-    return [f"{item['label']} {_compact_element(item, _facts(item))}" for item in page_fields(annotations)]
+    return [
+        f"{item['label']} {_compact_element(item, _facts(item), selector=False)}" for item in page_fields(annotations)
+    ]
 
 
 def unchanged_line(count: int) -> str:
@@ -354,11 +355,12 @@ def unchanged_line(count: int) -> str:
     )
 
 
-def _compact_element(item: dict[str, Any], facts: list[str]) -> str:
-    """``role "name" (facts) selector``: role - when there is none, the name as a JSON string."""
+def _compact_element(item: dict[str, Any], facts: list[str], selector: bool = True) -> str:
+    """``role "name" (facts) selector``: role - when there is none, the name as a JSON string; without the
+    selector for a mark (its label acts on it: selectors were half of a map's text, or more)."""
     name = _json(item.get("name") or "")
     shown = f" ({' '.join(facts)})" if facts else ""
-    return f"{item.get('role') or '-'} {name}{shown} {item['selector']}"
+    return f"{item.get('role') or '-'} {name}{shown}" + (f" {item['selector']}" if selector else "")
 
 
 def _facts(item: dict[str, Any]) -> list[str]:
@@ -427,9 +429,10 @@ TOOL = Tool(
     description="Look at the browser. Take the annotated look first and after a navigation; actions' answers "
     "then carry what changed, and image=false looks again without the picture.",
     detail="Pending alerts also ride on every answer as _alerts. The look's forms: the default (a picture of "
-    "about 600 tokens, never larger than the client keeps, and a line per mark); image=false (the lines alone, "
-    "when you need the labels, not a sight of the page); annotation_format=json (every field, bounds included, "
-    "about twice the text); max_width to choose the picture's size; page_text=1500 to read what the page says "
+    "at most about 800 tokens, of the part of the viewport with content, never larger than the client keeps, and "
+    "a line per mark); image=false (the lines alone, when you need the labels, not a sight of the page); "
+    "annotation_format=json (every field, selectors and bounds included, about three times the text: to write a "
+    "test or a script); max_width to choose the picture's size (of the whole viewport); page_text=1500 to read what the page says "
     "(results, messages, field values) instead of reading it off the image or using all_visible. A look at a page "
     "unchanged since says so in a line; full_map=true lists the map again.",
     params=ObserveParams,
@@ -456,7 +459,7 @@ TOOL = Tool(
                 ),
                 "annotation_selector": Meaning("for custom.", "A CSS selector, with annotation_target=custom."),
                 "max_annotations": Meaning("", "At most this many, in reading order."),
-                "annotation_format": Meaning("compact: a line each; json: with bounds.", ANNOTATION_FORMAT),
+                "annotation_format": Meaning("compact: a line each; json: with selectors, bounds.", ANNOTATION_FORMAT),
                 "page_text": Meaning(
                     "also the viewport's text, up to this many characters.",
                     "An outline: headings as '# text', fields as 'name: value' (never a password's value), "
