@@ -17,7 +17,7 @@
 
 (() => {
   if (globalThis.__tabsight) return;
-  const { collapse, clip, frameDocument, deepActiveElement, composedContains, shortName, describe, nameOf, selectorPath, resolveTarget, targetName, locateElement } = globalThis.__tabsightParts;
+  const { collapse, clip, frameDocument, deepActiveElement, composedContains, shortName, describe, nameOf, listboxOptions, selectorPath, resolveTarget, targetName, locateElement } = globalThis.__tabsightParts;
 
   // ---- what takes typing ----
 
@@ -337,7 +337,7 @@
   // What an ARIA listbox holds: {value, text?} of its aria-selected option (its value or data-value, else its
   // name; text: its name, when not the value), lists for a multiselectable one.
   function listboxSelection(listbox) {
-    const chosen = [...listbox.querySelectorAll('[role=option]')].filter((o) => o.getAttribute('aria-selected') === 'true' || o.getAttribute('aria-checked') === 'true')
+    const chosen = listboxOptions(listbox).filter((o) => o.getAttribute('aria-selected') === 'true' || o.getAttribute('aria-checked') === 'true')
       .map((o) => { const name = clip(nameOf(o, 'option')); return { value: clip(optionValue(o) ?? name), text: name }; });
     if (listbox.getAttribute('aria-multiselectable') === 'true') {
       return { value: chosen.map((c) => c.value), text: chosen.map((c) => c.text) };
@@ -410,7 +410,7 @@
     const { control, kind, wanted } = selecting;
     const listbox = kind === 'listbox' ? control : openPopup(control);
     if (!listbox) return { waiting: true, focused: composedContains(control, deepActiveElement()) };
-    const options = [...listbox.querySelectorAll('[role=option]')];
+    const options = listboxOptions(listbox);
     const named = options.map((option) => ({ option, name: nameOf(option, 'option') }));
     const match = named.find(({ name }) => name === collapse(wanted)) ??
       named.find(({ option }) => optionValue(option) === wanted) ??
@@ -447,9 +447,9 @@
       return { done: false, shows: `the combobox shows ${JSON.stringify(clip(shows))}` };
     }
     const now = option.isConnected ? option
-      : [...listbox.querySelectorAll('[role=option]')].find((o) => nameOf(o, 'option') === name);
+      : listboxOptions(listbox).find((o) => nameOf(o, 'option') === name);
     if (now && marked(now)) return { done: true, did, ...listboxSelection(listbox), target: describe(control) };
-    const selected = [...listbox.querySelectorAll('[role=option]')].filter(marked).map((o) => JSON.stringify(clip(nameOf(o, 'option'), 40)));
+    const selected = listboxOptions(listbox).filter(marked).map((o) => JSON.stringify(clip(nameOf(o, 'option'), 40)));
     return { done: false, shows: selected.length ? `selected: ${selected.join(', ')}` : 'no option is aria-selected' };
   }
 

@@ -455,7 +455,12 @@
     if (element.localName === 'select') return [...element.options];
     const listbox = role === 'listbox' ? element
       : role === 'combobox' ? idRefs(element, 'aria-controls').find((ref) => roleOf(ref) === 'listbox') : null;
-    if (!listbox) return null;
+    return listbox ? listboxOptions(listbox) : null;
+  }
+
+  // The [role=option]s of a listbox, those slotted into it too (Shoelace's sl-select keeps its sl-options in the
+  // light DOM, slotted into the listbox of its shadow root: not the listbox's descendants).
+  function listboxOptions(listbox) {
     const options = [...listbox.querySelectorAll('[role=option]')];
     for (const slot of listbox.querySelectorAll('slot')) {
       for (const assigned of slot.assignedElements()) {
@@ -550,5 +555,6 @@
 
   Object.assign(globalThis.__tabsightParts ??= {}, {
     HIDEABLE, transparentOnly, pointerStandInOf, hitAtCentre, flatChildren, roleOf, nameOf, idRefs, standInOf, controlOf, identify, describe,
+    listboxOptions,
   });
 })();

@@ -6,15 +6,17 @@ import { tabUrl } from '../restricted.js';
 import { POLL_MS, sleep } from './waits.js';
 
 // After an action, changes are collected until the DOM has been quiet this
-// long, or SETTLE_MAX_MS has passed.
-const QUIET_MS = 150;
+// long, or SETTLE_MAX_MS has passed. 100 ms is the stable-DOM window Chrome
+// DevTools MCP waits for after its actions too (WaitForHelper's stableDomFor).
+const QUIET_MS = 100;
 const SETTLE_MAX_MS = 1500;
 const NAVIGATION_WAIT_MS = 10_000;
 
 export async function settle(tabId, documentBefore, signal) {
   const deadline = performance.now() + SETTLE_MAX_MS;
+  let wait = POLL_MS;
   for (;;) {
-    await sleep(POLL_MS, signal);
+    await sleep(wait, signal);
     let state = null;
     try {
       // null when this document has no library: a new page
@@ -29,6 +31,8 @@ export async function settle(tabId, documentBefore, signal) {
     if (state.quiet_ms >= QUIET_MS && (await chrome.tabs.get(tabId)).status !== 'loading') {
       return { url: state.url, title: state.title, navigated: false, dom: state.dom };
     }
+    // look again when the quiet would be long enough, if nothing changes meanwhile (not a poll later)
+    wait = Math.min(POLL_MS, Math.max(10, QUIET_MS - state.quiet_ms));
   }
 }
 
