@@ -182,6 +182,12 @@ def _within_reach() -> tuple[np.ndarray, ...]:
     return to_x, to_y, ring, inside > 0, tier, np.arange(len(templates), dtype=np.float64)
 
 
+def warm() -> Image.Image:
+    """Loads what a first drawing would: the badges' fonts at each size; returns a badge (to encode, which loads
+    the encoder)."""
+    return [_badge("1", size, PAD, *ON_LIGHT) for size in (FONT_SIZE, round(FONT_SIZE * BADGE_MIN_SCALE))][0]
+
+
 def decode(screenshot: bytes) -> Image.Image:
     """A capture as RGB pixels."""
     with Image.open(io.BytesIO(screenshot)) as opened:

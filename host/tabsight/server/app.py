@@ -13,6 +13,7 @@ import gc
 import json
 import signal
 import sys
+import threading
 import warnings
 from contextlib import contextmanager
 from typing import BinaryIO
@@ -25,7 +26,7 @@ from mcp_types import INVALID_PARAMS
 
 from .. import __version__, pagecontent, vision
 from ..session.state import Session
-from ..tools import TOOLS, dispatch
+from ..tools import TOOLS, dispatch, observe
 from .handshake import INSTRUCTIONS, NAME, Early
 from .lines import LinePump
 from .progress import reporting
@@ -42,6 +43,10 @@ ALERTS_RESOURCE = types.Resource(
 )
 
 
+#: the tools whose first call warms the drawing of looks (an agent that navigates or looks is about to look)
+LOOK_TOOLS = ("observe", "interact")
+
+
 def _alerts_only(uri: object) -> None:
     if str(uri) != ALERTS_URI:
         raise MCPError(INVALID_PARAMS, f"Unknown resource {uri}; the one resource is {ALERTS_URI}")
@@ -53,6 +58,9 @@ def build_server(session: Session, early: Early | None = None) -> Server:
     pusher = AlertPush()
     session.stream.send = pusher.push
     session.stream.reach = pusher.delivery
+    # the drawing of looks loads while the session's first observe or interact call runs (a navigation: the
+    # browser's work, not the cores'): the first annotated look no longer pays its ~0.2 s of imports
+    warming = threading.Thread(target=observe.warm_drawing, name="tabsight warm drawing", daemon=True)
 
     async def list_tools(ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool.definition() for tool in TOOLS.values()])
@@ -63,6 +71,8 @@ def build_server(session: Session, early: Early | None = None) -> Server:
             session.browsers.client_name = _client_name(ctx.session.client_params)
             info = ctx.session.client_params.client_info if ctx.session.client_params is not None else None
             session.vision = vision.of_client(f"{info.name} {info.title or ''}" if info is not None else "")
+        if params.name in LOOK_TOOLS and warming.ident is None:  # not started yet
+            warming.start()
         # notifications/progress while it runs, each second, saying what it does (progress.py);
         # the SDK sends them only to a caller that asked (a progressToken)
         call = functools.partial(dispatch.call, session, params.name, params.arguments)

@@ -156,6 +156,15 @@ async def _page(session: Session, params: ObserveParams, response: Response) -> 
         )
 
 
+def warm_drawing() -> None:
+    """Loads what drawing a look needs (numpy, Pillow's JPEG encoder, the badges' fonts), ahead of the first
+    look; in a thread of its own (server/app.py)."""
+    from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and a front that only takes
+    # screenshots never annotates
+
+    images.encode(annotate.warm(), "annotated")
+
+
 async def _annotate(
     session: Session, client: BrowserClient, tab_id: int, params: ObserveParams, response: Response
 ) -> None:
@@ -187,7 +196,7 @@ async def _annotate(
         params.annotation_format,
     )
     if shot is not None:
-        from .. import annotate  # here, not at the top: numpy costs every front ~11 MB, and most never annotate
+        from .. import annotate  # (loaded by now, mostly: warm_drawing)
 
         sized = params.max_width or params.max_height
         picture, region = annotate.draw_look(
