@@ -15,8 +15,8 @@ page: `interact navigate`, a wait until the page is quiet (tests/harness/axtree.
 - `screenshot({format:"png"})`: the full-size plain screenshot, lossless, the reference;
 - `screenshot({format:"jpeg", quality:90})`: the capture an annotated look is drawn on (ENCODINGS
   "annotated_capture"), for the encoding study below;
-- `observe({what:"page", annotate_screenshot:true, max_width:W})` for each W of WIDTHS (1280: today's default
-  size): the looks, as an agent gets them (default max_annotations, JPEG quality 80 4:4:4 today).
+- `observe({what:"page", annotate_screenshot:true, max_width:W})` for each W of WIDTHS (0: no max_width, the
+  default look): the looks, as an agent gets them (default max_annotations, JPEG quality 80 4:4:4 today).
 
 Captures are written to --shots (default bench/results/legibility-shots): the browser phase and the OCR phase
 can run apart, the browser one under the machine's browser lock, the long OCR one without it.
@@ -35,7 +35,12 @@ downscale and the badges alone lose), JPEG at qualities 60/80/90 with 4:4:4 chro
 no badges, as PNG (what the downscale alone loses). The offline JPEG 80 4:4:4 is checked against observe's own look
 (mean absolute pixel difference, reported). Mean/min legibility and mean size per variant and width.
 
-Faster runs, to compare drawings: ``--widths 960,1024`` reads the looks at those widths only; ``--offline``
+The default look (width 0, "default" in the tables): ``observe`` without max_width, as an agent gets it, of the
+part of the viewport with content (``page.picture``) within the token budget; it is read placed where that part
+is, on white (``in_viewport``), so that text it left out counts as lost.
+
+Faster runs, to compare drawings: ``--widths 960,1024`` captures and reads the looks at those widths only (and the
+encoding study's); ``--offline``
 draws them anew with this working tree's tabsight.annotate (as observe would today, encoded as ENCODINGS
 "annotated") instead of reading the captured look-W.jpg files; ``--lines-only`` skips the whole-image reading.
 With ``--encoding-widths ''`` too, one width of every page is one look each.
@@ -564,7 +569,9 @@ def main() -> None:
         if not (CORPUS_DIR / "node_modules").exists():
             raise SystemExit(f"{CORPUS_DIR / 'node_modules'} is missing: run bench/corpus/install.sh")
         args.shots.mkdir(parents=True, exist_ok=True)
-        failed = anyio.run(capture, args.shots, args.chromium, WIDTHS, args.page)
+        failed = anyio.run(
+            capture, args.shots, args.chromium, tuple(sorted(set(widths) | set(encoding_widths))), args.page
+        )
         if args.capture_only:
             for page, why in failed.items():
                 print(f"failed {page}: {why[:500]}")

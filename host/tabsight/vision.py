@@ -4,7 +4,7 @@ A client passes a tool's image to its model, which downsizes what is larger than
 are bytes sent for nothing. So the picture of a look is never larger than the client keeps (``VISION``: a row
 per client, found by the name in ``initialize``'s ``clientInfo``; ``DEFAULT`` for the others), and by default
 no larger than ``LOOK_TOKENS`` (Claude's rule: width x height / 750) nor than ``LOOK_SCALE``: legible
-(bench/legibility_bench.py: OCR reads about 90 % of the words of a full-size screenshot in it), and two thirds
+(bench/legibility_bench.py: OCR reads 90 % of the words of a full-size screenshot in it), and three quarters
 of a 1280x720 screenshot's 1,229 tokens. The default look pictures only the part of the viewport with content
 (``annotate.content_region``), so a sparse page's picture costs less, down to LOOK_SCALE: past it, pixels buy
 little legibility (badges and boxes, not the size, hide what is lost there). ``max_width`` and ``max_height``
@@ -56,7 +56,7 @@ VISION: tuple[tuple[str, Vision], ...] = (
 #: a client not in the table: Claude's rule, which also keeps less than most others
 DEFAULT = Vision("other clients", CLAUDE.long_side, CLAUDE.short_side, CLAUDE.pixels, "Claude's rule")
 #: the default look's picture, in Claude's tokens (width x height / 750)
-LOOK_TOKENS = 800
+LOOK_TOKENS = 900
 #: the default look's largest scale, for a small capture or region (a form in an empty page)
 LOOK_SCALE = 0.9
 PIXELS_PER_TOKEN = 750

@@ -438,7 +438,7 @@ TOOL = Tool(
     description="Look at the browser. Take the annotated look first and after a navigation; actions' answers "
     "then carry what changed, and image=false looks again without the picture.",
     detail="Pending alerts also ride on every answer as _alerts. The look's forms: the default (a picture of "
-    "at most about 800 tokens, of the part of the viewport with content, never larger than the client keeps, and "
+    "at most about 900 tokens, of the part of the viewport with content, never larger than the client keeps, and "
     "a line per mark); image=false (the lines alone, when you need the labels, not a sight of the page); "
     "annotation_format=json (every field, selectors and bounds included, about three times the text: to write a "
     "test or a script); max_width to choose the picture's size (of the whole viewport); page_text=1500 to read what the page says "
