@@ -42,6 +42,10 @@ def runtime_dir(tmp_path_factory):
     path = tmp_path_factory.mktemp("runtime")
     os.chmod(path, 0o700)
     os.environ["TABSIGHT_RUNTIME_DIR"] = str(path)
+    # nor the user's install: a machine where `tabsight install` ran would have every session say that it
+    # works in tabsight's own browser, not theirs (browser/connection.py NOT_YOUR_BROWSER)
+    data = tmp_path_factory.mktemp("data")
+    os.environ["TABSIGHT_DATA_DIR"] = str(data)
     os.environ.pop("TABSIGHT_BROWSER", None)
     os.environ.pop("TABSIGHT_ISOLATED", None)  # the sessions share the keeper's browser unless a test says not
     # The tests' browsers hold a tab for a session only while its action runs (the hosts they start read it): a

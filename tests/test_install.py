@@ -591,8 +591,11 @@ def test_windows_registry_keys() -> None:
 
 
 def test_windows_launcher_is_a_batch_file() -> None:
-    text = manifest.launcher_text(r"C:\Program Files\Python\python.exe", "win32")
-    assert text == '@echo off\r\n"C:\\Program Files\\Python\\python.exe" -m tabsight host %*\r\n'
+    text = manifest.launcher_text(r"C:\Program Files\Python\python.exe", "win32", Path(r"C:\Users\ada\tabsight"))
+    assert text == (
+        "@echo off\r\nset TABSIGHT_DATA_DIR=C:\\Users\\ada\\tabsight\r\n"
+        '"C:\\Program Files\\Python\\python.exe" -m tabsight host %*\r\n'
+    )
 
 
 # --- the real thing ----------------------------------------------------------------

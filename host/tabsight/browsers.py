@@ -54,6 +54,9 @@ class Browser:
     snap: str = ""  # Linux: name of the snap that ships this browser
     flatpak_id: str = ""  # Linux: Flatpak application id
     also_reads: tuple[str, ...] = ()  # other user data folders whose NativeMessagingHosts it reads
+    #: installs the packed extensions named in ``<user data folder>/External Extensions`` (Chromium builds on
+    #: Linux compile that per-user folder in; Google Chrome reads only system folders and policy)
+    external_extensions: bool = False
 
 
 L, M, W = "linux", "darwin", "win32"
@@ -114,6 +117,7 @@ BROWSERS: tuple[Browser, ...] = (
         ("/chromium", "/chromium-browser", "/chromium/chrome", "/chromium-browser/chrome"),
         snap="chromium",
         flatpak_id="org.chromium.Chromium",
+        external_extensions=True,
     ),
     Browser(
         "Brave",

@@ -56,8 +56,47 @@ def extension_id() -> str:
     return extension_id_from_key(extension_manifest()["key"])
 
 
-def extension_origin() -> str:
-    return f"chrome-extension://{extension_id()}/"
+def extension_origin(extension: str | None = None) -> str:
+    return f"chrome-extension://{extension or extension_id()}/"
+
+
+def data_dir() -> Path:
+    """tabsight's per-user data folder (launcher, install record, the extension a browser keeps, its key).
+
+    ``TABSIGHT_DATA_DIR`` moves it, so tests never touch the user's own; the launcher sets it for the host.
+    Always absolute: what a browser is given (a launcher's path, a packed extension's) must not depend on the
+    folder tabsight was run from.
+    """
+    chosen = config.current()[config.TABSIGHT_DATA_DIR] or platformdirs.user_data_dir("tabsight", appauthor=False)
+    return Path(chosen).expanduser().absolute()
+
+
+def installed_extension_dir() -> Path:
+    """The copy of the extension ``tabsight install`` packed for this machine (install/crx.py)."""
+    return data_dir() / "extension"
+
+
+def installed_for_a_browser() -> bool:
+    """Has ``tabsight install`` registered the host for a browser of the user's (its record lists a host
+    manifest or a registry key)? Then a session working in tabsight's own browser says so (browser/connection)."""
+    try:
+        record = json.loads((data_dir() / "installed.json").read_text())
+        files, keys = record.get("files", []), record.get("registry_keys", [])
+    except (OSError, ValueError, AttributeError):
+        return False
+    return bool(keys) or any("NativeMessagingHosts" in str(name) for name in files)
+
+
+def extension_ids() -> tuple[str, ...]:
+    """The ids tabsight's extension may have: the packaged key's (tabsight's own browser, a Load unpacked of
+    the package) and, once ``tabsight install`` packed it for this machine, that key's (the user's browsers)."""
+    ids = [extension_id()]
+    try:
+        installed = json.loads((installed_extension_dir() / "manifest.json").read_text())
+        ids.append(extension_id_from_key(installed["key"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # not installed (or not readable): the packaged id only
+    return tuple(dict.fromkeys(ids))
 
 
 #: the longest name a host gives its socket (``host-<pid>.sock``, Linux's largest pid: PID_MAX_LIMIT)

@@ -1,7 +1,7 @@
 """A browser as a user runs theirs: a headed Chromium on a desktop (tests/harness/desktop.py; or headless), with a
 profile of its own that outlives it, tabsight's host registered in that profile as
-``tabsight install --user-data-dir`` does, the extension loaded unpacked, and a page given on the command
-line. Nothing of tabsight's embedded browser: its host answers fronts run with ``TABSIGHT_BROWSER=never``.
+``tabsight install --user-data-dir`` does, the extension loaded unpacked (or, ``unpacked=False``, as that
+install leaves it: packed, named in the profile's External Extensions), and a page given on the command line. Nothing of tabsight's embedded browser: its host answers fronts run with ``TABSIGHT_BROWSER=never``.
 """
 
 from __future__ import annotations
@@ -23,16 +23,18 @@ BROWSER_TIMEOUT = 60
 class UsersBrowser:
     """On ``desktop`` (tests/harness/desktop.py), or headless without one."""
 
-    def __init__(self, desktop, profile: Path, runtime: Path) -> None:
+    def __init__(self, desktop, profile: Path, runtime: Path, unpacked: bool = True) -> None:
         self.desktop = desktop
         self.profile = profile
         self.runtime = runtime
+        #: the extension loaded unpacked (--load-extension); False: as ``tabsight install`` installed it
+        self.unpacked = unpacked
         #: the browser as started: its first process, which the user quits, and its stderr
         self.started: Started | None = None
         #: the pid of the browser's tabsight host
         self.host: int | None = None
         self._runs = 0
-        if not (profile / "NativeMessagingHosts").exists():
+        if unpacked and not (profile / "NativeMessagingHosts").exists():
             profile.mkdir(parents=True, exist_ok=True)
             embedded._write_native_host(profile)
 
@@ -75,7 +77,7 @@ class UsersBrowser:
             embedded.find_browser(),
             *flags,
             f"--user-data-dir={self.profile}",
-            f"--load-extension={extension}",
+            *([f"--load-extension={extension}"] if self.unpacked else []),
             *(["--no-sandbox"] if os.geteuid() == 0 else []),
             *extra,
             url,

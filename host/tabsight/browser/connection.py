@@ -29,7 +29,7 @@ from typing import Any, Literal, cast
 
 from .. import __version__, config
 from ..errors import BrowserError, Code, ToolError
-from ..paths import extension_dir
+from ..paths import extension_dir, installed_extension_dir, installed_for_a_browser
 from ..progress import phase
 from . import embedded
 from .client import BrowserClient, Transport
@@ -58,11 +58,26 @@ def browser_mode() -> BrowserMode:
 
 def connect_steps() -> str:
     return (
-        "No browser is connected to tabsight. To connect yours: 1) run `tabsight install`; "
-        "2) open chrome://extensions, turn on Developer mode, click 'Load unpacked' and choose "
-        f"{extension_dir()}; 3) keep that browser open. Or unset TABSIGHT_BROWSER (or set it to auto) "
-        "to let tabsight start its own headless Chromium."
+        "No browser is connected to tabsight. To connect yours: 1) run `tabsight install` (a Chromium gets the "
+        "extension: restart it); 2) in another browser, open chrome://extensions, turn on Developer mode, click "
+        f"'Load unpacked' and choose {unpacked_extension()}; 3) keep that browser open. Or unset TABSIGHT_BROWSER "
+        "(or set it to auto) to let tabsight start its own headless Chromium."
     )  # the error's hint adds that `tabsight doctor` names the missing link
+
+
+def unpacked_extension() -> Path:
+    """The folder to load unpacked: the copy ``tabsight install`` made for this machine, else the package's."""
+    installed = installed_extension_dir()
+    return installed if (installed / "manifest.json").is_file() else extension_dir()
+
+
+#: the first answer of a session that works in tabsight's own browser while a browser of the user's is registered
+NOT_YOUR_BROWSER = (
+    "This session works in tabsight's own headless Chromium (a fresh profile: none of your tabs or logins), "
+    "because no browser of yours is connected, though tabsight is installed for one. To work in yours, start it "
+    "(after `tabsight install`, restart it once) with the tabsight extension enabled: the session moves there when "
+    "it connects. TABSIGHT_BROWSER=never makes tabsight wait for yours instead of starting its own."
+)
 
 
 def check_versions(link: HostLink) -> None:
@@ -132,6 +147,8 @@ class BrowserConnection:
         self.tracked: TrackedTab | None = None
         #: for the session's next answer: what changed under it (see ``tab``)
         self.notes: list[str] = []
+        #: NOT_YOUR_BROWSER was said (once a session)
+        self._said_embedded = False
         #: how dialogs on the tabs this session acts on are answered (configure dialogs)
         self.dialog_policy: DialogPolicy = "accept"
         #: what a call on a tab another session is using does (configure tabs)
@@ -200,6 +217,9 @@ class BrowserConnection:
                 self._fitted = self._launched
                 self._fit_viewports(link)
             self._adopt(link)
+            if link.hello.embedded and not self._said_embedded and installed_for_a_browser():
+                self._said_embedded = True
+                self.notes.append(NOT_YOUR_BROWSER)
             self._last_profile = link.profile_id
             await self._restore_claims(link)
             return link

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -23,6 +24,7 @@ from typing import TextIO
 from tabsight import NATIVE_HOST_NAME, __version__, config, redact
 from tabsight.browsers import Browser, user_data_dir
 from tabsight.errors import BrowserError
+from tabsight.install import crx
 from tabsight.install.detect import Detection, detect, manifest_in, manifest_paths, registry_key
 from tabsight.install.diagnose import (
     INSTALL_FIX,
@@ -43,12 +45,13 @@ from tabsight.install.diagnose import (
     scan_hosts,
     verdict,
 )
-from tabsight.nativehost.manifest import data_dir, write_atomic, write_launcher, write_manifest
-from tabsight.paths import FolderError, extension_dir, extension_id, extension_origin
+from tabsight.nativehost.manifest import write_atomic, write_launcher, write_manifest
+from tabsight.paths import FolderError, data_dir, extension_dir, extension_id, extension_origin
 
 RECORD_NAME = "installed.json"
-#: user_data_dirs: the --user-data-dir folders registered, for doctor to check
-RECORD_KINDS = ("files", "dirs", "registry_keys", "user_data_dirs")
+#: user_data_dirs: the --user-data-dir folders registered, for doctor to check; trees: folders removed whole (the
+#: extension a browser keeps)
+RECORD_KINDS = ("files", "dirs", "trees", "registry_keys", "user_data_dirs")
 
 __all__ = ["INSTALL_FIX", "NO_HOST_FIX", "Check", "fail", "ok", "run_doctor", "run_install", "run_uninstall"]
 
@@ -110,11 +113,16 @@ def run_install(
     _make_dirs(directory, record)
     launcher = write_launcher(directory, platform=platform)
     _remember(record, "files", launcher)
+    # before the host manifests: they allow the id of this machine's key too (paths.extension_ids)
+    packed = _pack_extension(directory, record, out) if platform == "linux" else None
     registered: list[tuple[str, str]] = []
+    installed: list[str] = []
     failures = 0
     for browser in detection.found:
         try:
             registered.append((browser.name, _register(browser, launcher, directory, record, home, environ)))
+            if packed is not None and browser.external_extensions:
+                installed.append(_add_external(user_data_dir(browser, home, environ), packed, record))
         except OSError as error:
             failures += 1
             print(f"could not register {browser.name}: {error}", file=out)
@@ -134,12 +142,39 @@ def run_install(
             _remember(record, "files", manifest)
             _remember(record, "user_data_dirs", folder)
             registered.append((f"--user-data-dir {folder}", str(manifest)))
+            if packed is not None:
+                installed.append(_add_external(folder, packed, record))
         except OSError as error:
             failures += 1
             print(f"could not register in {folder}: {error}", file=out)
     _write_record(directory, record)
-    _print_install_report(out, launcher, registered, detection)
+    _print_install_report(out, launcher, registered, detection, packed, installed)
     return 1 if failures else 0
+
+
+def _pack_extension(directory: Path, record: Record, out: TextIO) -> crx.Packed | None:
+    """The extension packed with this machine's key into the data folder (install/crx.py), or None, said why."""
+    from tabsight.browser.embedded import find_browser
+
+    try:
+        packed = crx.pack(directory, find_browser())
+    except (crx.PackError, BrowserError, OSError) as error:
+        print(f"could not pack the extension for your browsers ({error}): load it unpacked instead (below)", file=out)
+        return None
+    for made in (directory / crx.KEY_NAME, packed.crx):
+        _remember(record, "files", made)
+    _remember(record, "trees", packed.extension)
+    return packed
+
+
+def _add_external(user_data: Path, packed: crx.Packed, record: Record) -> str:
+    """Name the packed extension in a Chromium user data folder's ``External Extensions``: the browser installs
+    it at its next start, enabled, no Developer mode."""
+    entry = user_data / "External Extensions" / f"{packed.extension_id}.json"
+    _make_dirs(entry.parent, record)
+    write_atomic(entry, json.dumps({"external_crx": str(packed.crx), "external_version": packed.version}) + "\n")
+    _remember(record, "files", entry)
+    return str(entry)
 
 
 def _register(
@@ -162,7 +197,14 @@ def _register(
     return ", ".join(map(str, manifests))
 
 
-def _print_install_report(out: TextIO, launcher: Path, registered: list[tuple[str, str]], detection: Detection) -> None:
+def _print_install_report(
+    out: TextIO,
+    launcher: Path,
+    registered: list[tuple[str, str]],
+    detection: Detection,
+    packed: crx.Packed | None = None,
+    installed: Sequence[str] = (),
+) -> None:
     print(f"tabsight {__version__}: native host {NATIVE_HOST_NAME}, launcher {launcher}", file=out)
     if registered:
         print("\nRegistered for:", file=out)
@@ -178,12 +220,19 @@ def _print_install_report(out: TextIO, launcher: Path, registered: list[tuple[st
         print("\nNot registered:", file=out)
         for item in detection.unsupported:
             print(f"  {item.name} ({item.where}): {item.reason}", file=out)
+    if packed is not None and installed:
+        print(
+            f"\nThe extension (id {packed.extension_id}, packed with this machine's key: {packed.crx}) is installed "
+            "for:\n" + "".join(f"  {entry}\n" for entry in installed) + "Restart those browsers: they install it "
+            "at their next start, enabled, with no Developer mode.",
+            file=out,
+        )
     print(
-        f"\nExtension id: {extension_id()}"
-        "\n\nLoad the extension in each browser profile you want agents to see:"
+        f"\nExtension id: {packed.extension_id if packed else extension_id()}"
+        "\n\nFor other browsers (Google Chrome, Brave, Edge...), load the extension in each profile agents should see:"
         "\n  1. open chrome://extensions"
         "\n  2. turn on Developer mode"
-        f"\n  3. click Load unpacked and pick {extension_dir()}"
+        f"\n  3. click Load unpacked and pick {packed.extension if packed else extension_dir()}"
         "\n  (if it was already loaded, click its reload button so it connects to the host)"
         "\n\nA browser started with --user-data-dir DIR reads native hosts from DIR only:"
         "\n  run `tabsight install --user-data-dir DIR` for it"
@@ -217,13 +266,20 @@ def run_uninstall(out: TextIO) -> int:
         path = Path(name)
         print(f"removed {path}" if path.exists() else f"already gone: {path}", file=out)
         path.unlink(missing_ok=True)
+    for name in record["trees"]:
+        shutil.rmtree(name, ignore_errors=True)
+        print(f"removed {name}", file=out)
     record_path.unlink()
     for name in sorted(record["dirs"], key=lambda d: len(Path(d).parts), reverse=True):
         try:
             Path(name).rmdir()
         except OSError:
             pass  # gone already, or something else now keeps files there
-    print("tabsight's native host is unregistered; remove the extension at chrome://extensions", file=out)
+    print(
+        "tabsight's native host is unregistered; a Chromium removes the extension installed for it at its next "
+        "start; one you loaded unpacked, remove at chrome://extensions",
+        file=out,
+    )
     return 0
 
 

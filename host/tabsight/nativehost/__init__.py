@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .. import config, profiles
 from ..errors import BrowserError
-from ..paths import FolderError, extension_origin, host_socket_path
+from ..paths import FolderError, extension_ids, extension_origin, host_socket_path
 
 log = logging.getLogger("tabsight.host")
 
@@ -25,11 +25,14 @@ def run(argv: list[str]) -> int:
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="tabsight host: %(message)s")
     origin = caller_origin(argv)
-    if origin != extension_origin():
+    allowed = {extension_origin(extension): extension for extension in extension_ids()}
+    if origin not in allowed:
         # Only tabsight's own extension may drive this host (the manifest's
         # allowed_origins already says so; this also refuses hand-started hosts).
         log.error(
-            "refusing to serve %s: only %s may start this host", origin or "an unknown caller", extension_origin()
+            "refusing to serve %s: only %s may start this host",
+            origin or "an unknown caller",
+            " or ".join(allowed),
         )
         return 1
 
@@ -41,7 +44,7 @@ def run(argv: list[str]) -> int:
         return 1
 
     async def main() -> None:
-        host = Host(await extension_channel(), host_socket_path(os.getpid()), embedded)
+        host = Host(await extension_channel(), host_socket_path(os.getpid()), embedded, allowed[origin])
         await host.run()
 
     try:

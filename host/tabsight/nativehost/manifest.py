@@ -15,30 +15,21 @@ import sys
 import tempfile
 from pathlib import Path
 
-import platformdirs
-
-from tabsight import NATIVE_HOST_NAME, config
-from tabsight.paths import extension_origin
+from tabsight import NATIVE_HOST_NAME
+from tabsight.paths import data_dir, extension_ids, extension_origin
 
 DESCRIPTION = "tabsight native host: lets AI coding agents see this browser"
 
 
-def data_dir() -> Path:
-    """tabsight's per-user data folder (launcher, Windows manifest, install record).
-
-    ``TABSIGHT_DATA_DIR`` moves it, so tests never touch the user's own.
-    """
-    return Path(config.current()[config.TABSIGHT_DATA_DIR] or platformdirs.user_data_dir("tabsight", appauthor=False))
-
-
 def native_host_manifest(launcher: Path) -> dict:
-    """The manifest Chrome reads: only tabsight's extension may start the host."""
+    """The manifest Chrome reads: only tabsight's extension (its packaged id, and this machine's) may start the
+    host."""
     return {
         "name": NATIVE_HOST_NAME,
         "description": DESCRIPTION,
         "path": str(launcher),
         "type": "stdio",
-        "allowed_origins": [extension_origin()],
+        "allowed_origins": [extension_origin(extension) for extension in extension_ids()],
     }
 
 
@@ -46,11 +37,14 @@ def launcher_path(directory: Path, platform: str = sys.platform) -> Path:
     return directory / ("tabsight-host.bat" if platform == "win32" else "tabsight-host")
 
 
-def launcher_text(python: str, platform: str = sys.platform) -> str:
-    """Arguments Chrome passes (the caller's origin, on Windows a parent window) are forwarded."""
+def launcher_text(python: str, platform: str = sys.platform, data: Path | None = None) -> str:
+    """Arguments Chrome passes (the caller's origin, on Windows a parent window) are forwarded; the host is
+    told the data folder the launcher is in (which extension ids it accepts: paths.extension_ids)."""
+    data = data or data_dir()
     if platform == "win32":
-        return f"@echo off\r\n{subprocess.list2cmdline([python])} -m tabsight host %*\r\n"
-    return f'#!/bin/sh\nexec {shlex.quote(python)} -m tabsight host "$@"\n'
+        folder = subprocess.list2cmdline([f"TABSIGHT_DATA_DIR={data}"])
+        return f"@echo off\r\nset {folder}\r\n{subprocess.list2cmdline([python])} -m tabsight host %*\r\n"
+    return f'#!/bin/sh\nTABSIGHT_DATA_DIR={shlex.quote(str(data))} exec {shlex.quote(python)} -m tabsight host "$@"\n'
 
 
 def write_launcher(directory: Path, python: str | None = None, platform: str = sys.platform) -> Path:

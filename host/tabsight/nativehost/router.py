@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from .. import __version__, config, settings
 from ..errors import Code
 from ..limits import PROTOCOL_VERSION
-from ..paths import extension_id
+from ..paths import extension_id as packaged_extension_id
 from ..protocol import frames
 from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
@@ -115,8 +115,16 @@ class EmbeddedSettings:
 
 
 class Host:
-    def __init__(self, extension: FrameChannel, socket_path: Path, embedded: EmbeddedSettings | None = None) -> None:
+    def __init__(
+        self,
+        extension: FrameChannel,
+        socket_path: Path,
+        embedded: EmbeddedSettings | None = None,
+        extension_id: str | None = None,
+    ) -> None:
         self.extension = extension
+        #: the id of the extension that started this host (the packaged one, or this machine's: paths.extension_ids)
+        self.extension_id = extension_id or packaged_extension_id()
         self.socket_path = socket_path
         self.embedded = embedded
         self.host_id = uuid.uuid4().hex[:12]
@@ -249,7 +257,7 @@ class Host:
         profile_id = (hello.profile_id or "") if hello else ""
         try:
             self.whoami = await asyncio.wait_for(
-                asyncio.to_thread(identify, os.getppid(), profile_id, extension_id()), IDENTIFY_TIMEOUT
+                asyncio.to_thread(identify, os.getppid(), profile_id, self.extension_id), IDENTIFY_TIMEOUT
             )
         except Exception as exc:  # noqa: BLE001 - naming the browser is a nicety: never a reason not to serve it
             log.warning("could not tell which browser profile this is: %s", exc)

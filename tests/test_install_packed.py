@@ -1,0 +1,122 @@
+"""The user's Chromium gets tabsight's extension without Developer mode (issue "Install like any MCP server"):
+``tabsight install --user-data-dir DIR`` packs the extension with a key made for this machine (0600 in the data
+folder), names it in ``DIR/External Extensions``, and registers the host for both ids; the browser, started on
+that profile with no --load-extension, installs it enabled at its start, its extension starts the host, and an MCP
+client with ``TABSIGHT_BROWSER=never`` takes a screenshot of its tab. ``tabsight uninstall`` and a restart: gone.
+A real headless Chromium (Debian's), the real CLI in subprocesses, the SDK's client.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import front_env, mcp_client
+from harness.processes import host_pids
+from harness.usersbrowser import UsersBrowser
+from tabsight.install.crx import crx_id
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser]
+
+#: Chrome's extension location for one an External Extensions file names (extensions::mojom::ManifestLocation)
+EXTERNAL_PREF = 2
+
+
+def tabsight(data: Path, *arguments: str) -> subprocess.CompletedProcess:
+    environ = dict(os.environ, TABSIGHT_DATA_DIR=str(data))
+    return subprocess.run(
+        [sys.executable, "-m", "tabsight", *arguments], env=environ, capture_output=True, text=True, timeout=120
+    )
+
+
+def extension_settings(profile: Path, extension: str) -> dict | None:
+    try:
+        preferences = json.loads((profile / "Default" / "Preferences").read_text())
+    except (OSError, ValueError):  # not written yet, or being written
+        return None
+    return preferences.get("extensions", {}).get("settings", {}).get(extension)
+
+
+def settled(check, seconds: float = 30.0) -> bool:
+    """Chrome writes its Preferences a few seconds after a change: ``check`` until it holds."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)
+    return True
+
+
+async def test_install_puts_the_extension_in_a_chromium_without_developer_mode(tmp_path):
+    data, profile, runtime = tmp_path / "data", tmp_path / "profile", tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    installed = tabsight(data, "install", "--user-data-dir", str(profile))
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    crx = data / "tabsight.crx"
+    extension = crx_id(crx.read_bytes())
+    assert "Restart those browsers" in installed.stdout and extension in installed.stdout
+    assert (data / "extension.pem").stat().st_mode & 0o777 == 0o600
+    named = json.loads((profile / "External Extensions" / f"{extension}.json").read_text())
+    assert named["external_crx"] == str(crx) and Path(named["external_crx"]).is_absolute()
+    host_manifest = json.loads((profile / "NativeMessagingHosts" / "com.tabsight.host.json").read_text())
+    assert f"chrome-extension://{extension}/" in host_manifest["allowed_origins"]
+
+    browser = UsersBrowser(None, profile, runtime, unpacked=False)
+    browser.start()  # returns once the extension started its host: installed, enabled, connected
+    try:
+        assert settled(lambda: extension_settings(profile, extension) is not None)
+        settings = extension_settings(profile, extension)
+        assert settings["location"] == EXTERNAL_PREF, settings
+        assert not settings.get("disable_reasons"), settings
+        environ = front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_DATA_DIR=str(data))
+        async with mcp_client(environ) as client:
+            shot = await client.call_tool("screenshot", {"format": "png"})
+            assert not shot.is_error, shot.content[0].text
+            (block,) = [block for block in shot.content if block.type == "image"]
+            assert Image.open(io.BytesIO(base64.b64decode(block.data))).width > 100
+    finally:
+        browser.quit()
+
+    removed = tabsight(data, "uninstall")
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+    assert (
+        not (profile / "External Extensions" / f"{extension}.json").exists() and not data.joinpath("extension").exists()
+    )
+    # its next start removes it: no host comes up, and the profile no longer lists it
+    browser.started = browser._run("about:blank")
+    try:
+        assert settled(lambda: extension_settings(profile, extension) is None)
+        assert not host_pids(runtime)
+    finally:
+        browser.started.process.terminate()
+        browser.started.process.wait(60)
+
+
+async def test_a_session_in_tabsight_s_own_browser_says_so_when_yours_is_installed(browser, tmp_path):
+    """Never silently the wrong browser: with the host installed for a browser of the user's that is not
+    connected, the first answer says the session works in tabsight's own Chromium, and how to get to the
+    user's; once a session. Without an install, nothing is said (the embedded browser is all there is)."""
+    from harness.calls import notes
+    from tabsight.browser.connection import NOT_YOUR_BROWSER
+
+    data = tmp_path / "data"
+    data.mkdir()
+    manifest = tmp_path / "config" / "chromium" / "NativeMessagingHosts" / "com.tabsight.host.json"
+    (data / "installed.json").write_text(json.dumps({"files": [str(manifest)]}))
+    async with mcp_client(front_env(TABSIGHT_DATA_DIR=str(data))) as client:
+        first = await client.call_tool("observe", {"what": "tabs"})
+        assert NOT_YOUR_BROWSER in notes(first)
+        assert "TABSIGHT_BROWSER=never" in NOT_YOUR_BROWSER
+        assert NOT_YOUR_BROWSER not in notes(await client.call_tool("observe", {"what": "tabs"}))
+    (data / "installed.json").unlink()
+    async with mcp_client(front_env(TABSIGHT_DATA_DIR=str(data))) as client:
+        assert NOT_YOUR_BROWSER not in notes(await client.call_tool("observe", {"what": "tabs"}))
