@@ -152,6 +152,20 @@ def test_extension_id_is_chromes_hash_of_the_manifest_key() -> None:
 # --- install / uninstall ------------------------------------------------------
 
 
+def test_install_into_a_data_folder_it_cannot_write_says_so_and_writes_nothing(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = machine.root / "a file"
+    blocker.write_text("")
+    monkeypatch.setenv("TABSIGHT_DATA_DIR", str(blocker / "tabsight"))
+    config.reset()
+    out = io.StringIO()
+    assert commands.run_install(out, home=machine.home) == 1
+    assert f"cannot write tabsight's data folder {blocker / 'tabsight'}" in out.getvalue()
+    assert "set TABSIGHT_DATA_DIR" in out.getvalue() and "nothing registered" in out.getvalue()
+    assert not any(path.exists() for path in machine.manifests().values())
+
+
 def test_install_writes_the_manifests_and_the_launcher(machine: Machine) -> None:
     report = machine.install()
 

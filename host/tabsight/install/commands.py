@@ -24,7 +24,7 @@ from typing import TextIO
 from tabsight import NATIVE_HOST_NAME, __version__, config, redact
 from tabsight.browsers import Browser, user_data_dir
 from tabsight.errors import BrowserError
-from tabsight.install import crx
+from tabsight.install import crx, hostenv
 from tabsight.install.detect import Detection, detect, manifest_in, manifest_paths, registry_key
 from tabsight.install.diagnose import (
     INSTALL_FIX,
@@ -46,7 +46,15 @@ from tabsight.install.diagnose import (
     verdict,
 )
 from tabsight.nativehost.manifest import write_atomic, write_launcher, write_manifest
-from tabsight.paths import FolderError, data_dir, extension_dir, extension_id, extension_origin
+from tabsight.paths import (
+    FolderError,
+    data_dir,
+    extension_dir,
+    extension_id,
+    extension_ids,
+    extension_origin,
+    installed_extension_dir,
+)
 
 RECORD_NAME = "installed.json"
 #: user_data_dirs: the --user-data-dir folders registered, for doctor to check; trees: folders removed whole (the
@@ -104,14 +112,35 @@ def run_install(
     then tell the user the remaining steps."""
     environ = os.environ if environ is None else environ
     directory = data_dir()
+    made: Record = {kind: [] for kind in RECORD_KINDS}
+    try:
+        _make_dirs(directory, made)
+        probe = directory / ".writable"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as error:
+        print(
+            f"cannot write tabsight's data folder {directory} ({error.strerror or error}): set TABSIGHT_DATA_DIR to "
+            "an absolute folder of yours that you can write, then run `tabsight install` again; nothing registered",
+            file=out,
+        )
+        return 1
     try:
         record = _read_record(directory)  # a re-install adds to it, so uninstall still finds the old files
     except ValueError as error:
         print(f"{directory / RECORD_NAME} is corrupt ({error}); remove it and run `tabsight install` again", file=out)
         return 1
+    for created in made["dirs"]:
+        _remember(record, "dirs", created)
     detection = detect(home, environ, platform)
-    _make_dirs(directory, record)
-    launcher = write_launcher(directory, platform=platform)
+    try:
+        python = hostenv.host_python(directory)
+    except hostenv.HostEnvError as error:
+        print(f"{error}; nothing registered", file=out)
+        return 1
+    if Path(python).is_relative_to(directory / hostenv.ENV_NAME):
+        _remember(record, "trees", directory / hostenv.ENV_NAME)
+    launcher = write_launcher(directory, python, platform=platform)
     _remember(record, "files", launcher)
     # before the host manifests: they allow the id of this machine's key too (paths.extension_ids)
     packed = _pack_extension(directory, record, out) if platform == "linux" else None
@@ -417,10 +446,15 @@ def _doctor_checks(
 ) -> list[Check]:
     try:
         origin = extension_origin()
+        origins = [extension_origin(extension) for extension in extension_ids()]
         extension = extension_dir()
     except (OSError, KeyError, ValueError) as error:
         return [fail(f"extension files unreadable: {error}", "reinstall tabsight")]
     checks = [ok(f"extension id {extension_id()} (from the key in {extension / 'manifest.json'})")]
+    checks += [
+        ok(f"extension id {other} (packed for this machine's browsers in {installed_extension_dir()})")
+        for other in extension_ids()[1:]
+    ]
     detection = detect(home, environ, platform)
     if not detection.found:
         checks.append(
@@ -429,7 +463,7 @@ def _doctor_checks(
     places: list[Place] = []
     for browser in detection.found:
         where, paths = _registered_manifests(browser, home, environ)
-        checks += manifest_checks(browser.name, where, paths[0] if paths else None, origin)
+        checks += manifest_checks(browser.name, where, paths[0] if paths else None, origins)
         places.append(_place(browser.name, user_data_dir(browser, home, environ), paths, origin, extension))
         checks.append(_extension_line(places[-1]))
     checks += [
@@ -439,7 +473,7 @@ def _doctor_checks(
         manifest = manifest_in(folder)
         checks += [
             _custom(check, folder)
-            for check in manifest_checks(f"--user-data-dir {folder}", str(manifest), manifest, origin)
+            for check in manifest_checks(f"--user-data-dir {folder}", str(manifest), manifest, origins)
         ]
         places.append(_place(str(folder), folder, [manifest], origin, extension, custom=True))
         checks.append(_extension_line(places[-1]))
@@ -488,9 +522,9 @@ def _place(
     return Place(
         label,
         user_data,
-        manifest_problem(manifests, origin),
+        manifest_problem(manifests, [extension_origin(extension) for extension in extension_ids()]),
         launcher,
-        tuple(extension_profiles(user_data, extension_id(), extension)),
+        tuple(extension_profiles(user_data, extension_ids(), [extension, installed_extension_dir()])),
         custom,
     )
 

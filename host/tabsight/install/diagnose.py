@@ -67,7 +67,7 @@ def fail(what: str, fix: str) -> Check:
 # --- the manifest --------------------------------------------------------------
 
 
-def manifest_checks(label: str, where: str, path: Path | None, origin: str) -> Iterator[Check]:
+def manifest_checks(label: str, where: str, path: Path | None, origins: Sequence[str]) -> Iterator[Check]:
     """One line per thing the browser needs from the manifest at ``path`` (``where`` names it for the report)."""
     if path is None or not path.is_file():
         yield fail(f"{label}: no host manifest at {where}", INSTALL_FIX)
@@ -88,7 +88,7 @@ def manifest_checks(label: str, where: str, path: Path | None, origin: str) -> I
         yield ok(f"{label}: launcher {launcher} is executable")
     else:
         yield fail(f"{label}: launcher {launcher} is missing or not executable", INSTALL_FIX)
-    yield _expect_field(label, manifest, "allowed_origins", [origin])
+    yield _expect_field(label, manifest, "allowed_origins", list(origins))
 
 
 def _expect_field(label: str, manifest: dict, field: str, expected: object) -> Check:
@@ -98,11 +98,11 @@ def _expect_field(label: str, manifest: dict, field: str, expected: object) -> C
     return fail(f"{label}: {field} is {value!r}, expected {expected!r}", INSTALL_FIX)
 
 
-def manifest_problem(paths: Sequence[Path], origin: str) -> str:
+def manifest_problem(paths: Sequence[Path], origins: Sequence[str]) -> str:
     """'' when one of ``paths`` holds a right manifest, else what is wrong with the first."""
     problems = []
     for path in paths:
-        failures = [check.what for check in manifest_checks("", str(path), path, origin) if check.status == "FAIL"]
+        failures = [check.what for check in manifest_checks("", str(path), path, origins) if check.status == "FAIL"]
         if not failures:
             return ""
         problems.append(failures[0].removeprefix(": "))
@@ -129,8 +129,11 @@ class ProfileExtension:
     path: str  # where it was loaded from
 
 
-def extension_profiles(user_data: Path, extension_id: str, extension_path: Path) -> list[ProfileExtension]:
-    """The profiles of ``user_data`` whose preferences list the extension, by its id or its folder.
+def extension_profiles(
+    user_data: Path, extension_ids: Sequence[str], extension_paths: Sequence[Path]
+) -> list[ProfileExtension]:
+    """The profiles of ``user_data`` whose preferences list the extension, by one of its ids (the packaged key's,
+    this machine's: paths.extension_ids) or its folders (loaded unpacked from the package or the installed copy).
 
     Chrome keeps an extension's settings under ``extensions.settings.<id>`` in
     the profile's ``Secure Preferences`` (Windows, macOS) or ``Preferences``
@@ -143,23 +146,23 @@ def extension_profiles(user_data: Path, extension_id: str, extension_path: Path)
         return []
     for profile in profiles:
         for name in ("Secure Preferences", "Preferences"):
-            entry = _extension_entry(profile / name, extension_id, str(extension_path))
+            entry = _extension_entry(profile / name, extension_ids, [str(path) for path in extension_paths])
             if entry is not None:
                 found.append(ProfileExtension(profile.name, not _disabled(entry), str(entry.get("path", ""))))
                 break
     return found
 
 
-def _extension_entry(preferences: Path, extension_id: str, extension_path: str) -> dict | None:
+def _extension_entry(preferences: Path, extension_ids: Sequence[str], extension_paths: Sequence[str]) -> dict | None:
     try:
         settings = json.loads(preferences.read_text(encoding="utf-8"))["extensions"]["settings"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if not isinstance(settings, dict):
         return None
-    entry = settings.get(extension_id)
-    if not isinstance(entry, dict):
-        entry = next((e for e in settings.values() if isinstance(e, dict) and e.get("path") == extension_path), None)
+    entry = next((settings[i] for i in extension_ids if isinstance(settings.get(i), dict)), None)
+    if entry is None:
+        entry = next((e for e in settings.values() if isinstance(e, dict) and e.get("path") in extension_paths), None)
     return entry
 
 

@@ -1,0 +1,101 @@
+"""The Python the host launcher runs: never one that lives in a cache.
+
+``uvx tabsight install`` (or an MCP configuration that runs ``uvx tabsight mcp``) runs tabsight from an
+environment in uv's cache, which ``uv cache clean`` or the next upgrade removes: a launcher naming that
+interpreter would leave the browser unable to start its host. So when the running interpreter is in a cache
+folder, ``tabsight install`` makes a host environment of its own in the data folder (``host-env``): a virtual
+environment of the base interpreter (no pip, no network), holding copies of the installed files of tabsight and
+of the distributions the host imports (``HOST_DISTRIBUTIONS``). Otherwise (a ``uv tool`` or ``pipx`` install, a
+virtualenv, a clone's ``.venv``) the running interpreter is stable and is used as it is.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import platformdirs
+
+#: what ``python -m tabsight host`` imports beyond the standard library (tests/test_install_package.py checks it)
+HOST_DISTRIBUTIONS = (
+    "tabsight",
+    "platformdirs",
+    "pydantic",
+    "pydantic-core",
+    "annotated-types",
+    "typing-extensions",
+    "typing-inspection",
+)
+ENV_NAME = "host-env"
+
+
+class HostEnvError(Exception):
+    """The host environment could not be made: the message says why."""
+
+
+def cache_folders(environ: dict[str, str] | None = None) -> list[Path]:
+    """Folders whose contents a tool may delete at any time: the user's cache folder, and uv's own if moved."""
+    environ = dict(os.environ) if environ is None else environ
+    folders = [Path(platformdirs.user_cache_dir()).expanduser()]
+    for variable in ("UV_CACHE_DIR", "XDG_CACHE_HOME"):
+        if environ.get(variable):
+            folders.append(Path(environ[variable]).expanduser())
+    return [folder.absolute() for folder in folders]
+
+
+def in_cache(path: Path, environ: dict[str, str] | None = None) -> bool:
+    return any(path.absolute().is_relative_to(folder) for folder in cache_folders(environ))
+
+
+def host_python(data: Path, environ: dict[str, str] | None = None) -> str:
+    """The interpreter the launcher runs: this one, unless it lives in a cache; then ``data/host-env``'s."""
+    if not in_cache(Path(sys.prefix), environ):
+        return sys.executable
+    return str(make_host_env(data / ENV_NAME))
+
+
+def make_host_env(folder: Path) -> Path:
+    """A virtual environment of the base interpreter at ``folder`` with the host's distributions copied in;
+    its python."""
+    base = Path(getattr(sys, "_base_executable", sys.executable))
+    if in_cache(base):
+        raise HostEnvError(
+            f"the Python interpreter {base} is in a cache folder too: install tabsight with "
+            "`uv tool install tabsight` or `pipx install tabsight`, then run `tabsight install` again"
+        )
+    staging = folder.with_name(f"{folder.name}-new")
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        subprocess.run([str(base), "-m", "venv", "--without-pip", str(staging)], check=True, capture_output=True)
+        python = staging / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+        found = subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        site = Path(found.stdout.strip())
+        for name in HOST_DISTRIBUTIONS:
+            _copy_distribution(name, site)
+        shutil.rmtree(folder, ignore_errors=True)
+        staging.replace(folder)
+    except (OSError, subprocess.CalledProcessError, metadata.PackageNotFoundError) as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise HostEnvError(f"could not make the host's environment in {folder}: {error}") from error
+    return folder / python.relative_to(staging)
+
+
+def _copy_distribution(name: str, site: Path) -> None:
+    """An installed distribution's files (its package, its metadata) copied into ``site``."""
+    distribution = metadata.distribution(name)
+    for file in distribution.files or ():
+        source = Path(str(distribution.locate_file(file)))
+        if file.parts[0] == ".." or not source.is_file() or "__pycache__" in file.parts:
+            continue  # a console script outside site-packages, or bytecode: the host needs neither
+        target = site / file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
