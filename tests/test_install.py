@@ -166,6 +166,17 @@ def test_install_into_a_data_folder_it_cannot_write_says_so_and_writes_nothing(
     assert not any(path.exists() for path in machine.manifests().values())
 
 
+@pytest.mark.parametrize("inside", ["snap/chromium/common/chromium", ".var/app/org.chromium.Chromium/config/chromium"])
+def test_install_refuses_a_snap_or_flatpak_profile_folder_and_says_why(machine: Machine, inside: str) -> None:
+    folder = machine.home / inside
+    folder.mkdir(parents=True)
+    out = io.StringIO()
+    assert commands.run_install(out, home=machine.home, user_data_dirs=[folder]) == 1
+    kind = "Snap" if inside.startswith("snap") else "Flatpak"
+    assert f"not registered in {folder}: it is a {kind} browser's folder" in out.getvalue()
+    assert not (folder / "NativeMessagingHosts").exists() and not (folder / "External Extensions").exists()
+
+
 def test_install_writes_the_manifests_and_the_launcher(machine: Machine) -> None:
     report = machine.install()
 

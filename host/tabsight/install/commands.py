@@ -25,7 +25,7 @@ from tabsight import NATIVE_HOST_NAME, __version__, config, redact
 from tabsight.browsers import Browser, user_data_dir
 from tabsight.errors import BrowserError
 from tabsight.install import crx, hostenv
-from tabsight.install.detect import Detection, detect, manifest_in, manifest_paths, registry_key
+from tabsight.install.detect import Detection, detect, manifest_in, manifest_paths, registry_key, sandboxed
 from tabsight.install.diagnose import (
     INSTALL_FIX,
     NO_HOST_FIX,
@@ -163,6 +163,11 @@ def run_install(
                 "whatever their --user-data-dir)",
                 file=out,
             )
+            continue
+        sandbox = sandboxed(folder, home or Path.home())
+        if sandbox:
+            failures += 1
+            print(f"not registered in {folder}: {sandbox}", file=out)
             continue
         try:
             manifest = manifest_in(folder)

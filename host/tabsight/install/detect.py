@@ -44,6 +44,16 @@ FLATPAK_REASON = (
 )
 
 
+def sandboxed(user_data: Path, home: Path) -> str:
+    """Why a user data folder given to ``install --user-data-dir`` cannot start the host: a Snap's or a
+    Flatpak's (their own folders in the user's home); "" for any other."""
+    if user_data.is_relative_to(home / "snap"):
+        return f"it is a Snap browser's folder: {SNAP_REASON}"
+    if user_data.is_relative_to(home / ".var" / "app"):
+        return f"it is a Flatpak browser's folder: {FLATPAK_REASON}"
+    return ""
+
+
 @dataclass(frozen=True)
 class Unsupported:
     """A browser that is installed but cannot start tabsight's host, and why."""
