@@ -70,6 +70,10 @@ async def test_install_puts_the_extension_in_a_chromium_without_developer_mode(t
     host_manifest = json.loads((profile / "NativeMessagingHosts" / "com.tabsight.host.json").read_text())
     assert f"chrome-extension://{extension}/" in host_manifest["allowed_origins"]
 
+    before = tabsight(data, "doctor")
+    assert f"extension named in {profile / 'External Extensions' / f'{extension}.json'}" in before.stdout
+    assert "restart that browser" in before.stdout
+
     browser = UsersBrowser(None, profile, runtime, unpacked=False)
     browser.start()  # returns once the extension started its host: installed, enabled, connected
     try:
@@ -77,6 +81,7 @@ async def test_install_puts_the_extension_in_a_chromium_without_developer_mode(t
         settings = extension_settings(profile, extension)
         assert settings["location"] == EXTERNAL_PREF, settings
         assert not settings.get("disable_reasons"), settings
+        assert f"--user-data-dir {profile}: extension loaded in profile Default" in tabsight(data, "doctor").stdout
         environ = front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_DATA_DIR=str(data))
         async with mcp_client(environ) as client:
             shot = await client.call_tool("screenshot", {"format": "png"})

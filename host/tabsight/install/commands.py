@@ -568,6 +568,13 @@ def _extension_line(place: Place) -> Check:
         return Check(
             "note", f"{place.label}: extension turned off in profile {', '.join(p.profile for p in place.profiles)}"
         )
+    named = [path for path in (place.user_data / "External Extensions").glob("*.json") if path.stem in extension_ids()]
+    if named:
+        return Check(
+            "note",
+            f"{place.label}: extension named in {named[0]} but not installed in any profile yet",
+            "restart that browser: it installs the extension at its start",
+        )
     return Check("note", f"{place.label}: extension not loaded in any profile of {place.user_data}")
 
 
