@@ -35,6 +35,13 @@ def clean_env(home: Path, **extra: str) -> dict[str, str]:
     return kept | {"HOME": str(home), "UV_CACHE_DIR": cache, **extra}
 
 
+def run(command: list[str], environ: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    """A command as the user types it, from ``cwd``; it must succeed."""
+    done = subprocess.run(command, env=environ, cwd=cwd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"{command}: {done.stdout}{done.stderr}"
+    return done
+
+
 def link_or_copy(source: str, target: str) -> None:
     try:
         os.link(source, target)  # the same files, at once
@@ -56,19 +63,11 @@ async def test_the_wheel_installed_as_a_uv_tool_shoots_and_serves_mcp(wheel, tmp
     home, tools, bin_dir = tmp_path / "home", tmp_path / "tools", tmp_path / "bin"
     home.mkdir()
     environ = clean_env(home, UV_TOOL_DIR=str(tools), UV_TOOL_BIN_DIR=str(bin_dir))
-    subprocess.run([UV, "tool", "install", str(wheel)], env=environ, check=True, capture_output=True, timeout=600)
+    run([UV, "tool", "install", str(wheel)], environ, home)
     tabsight = bin_dir / "tabsight"
     assert tabsight.is_file()
     shot = tmp_path / "page.png"
-    done = subprocess.run(
-        [str(tabsight), "shot", site.url("/form.html"), "-o", str(shot)],
-        env=environ,
-        cwd=home,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    run([str(tabsight), "shot", site.url("/form.html"), "-o", str(shot)], environ, home)
     assert Image.open(shot).size[0] > 100
     server = StdioServerParameters(command=str(tabsight), args=["mcp"], env=environ, cwd=str(home))
     async with Client(server) as client:
@@ -85,27 +84,14 @@ def test_uvx_install_writes_a_launcher_that_outlives_uv_s_cache(wheel, tmp_path)
     environ = clean_env(home, TABSIGHT_DATA_DIR=str(data))
     shutil.copytree(environ["UV_CACHE_DIR"], cache, symlinks=True, copy_function=link_or_copy, dirs_exist_ok=True)
     environ |= {"UV_CACHE_DIR": str(cache), "XDG_CACHE_HOME": str(tmp_path / "xdg-cache")}
-    done = subprocess.run(
-        [UV, "tool", "run", "--from", str(wheel), "tabsight", "install"],
-        env=environ,
-        cwd=home,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    run([UV, "tool", "run", "--from", str(wheel), "tabsight", "install"], environ, home)
     launcher = (data / "tabsight-host").read_text()
     python = data / ENV_NAME / "bin" / "python"
     assert str(python) in launcher and str(cache) not in launcher
-    subprocess.run([UV, "cache", "clean"], env=environ, check=True, capture_output=True, timeout=300)
+    run([UV, "cache", "clean"], environ, home)
     assert not cache.exists() or not any(cache.iterdir())
     # the host's environment still imports the host, from the data folder
-    checked = subprocess.run(
-        [str(python), "-c", "import tabsight, tabsight.nativehost.router; print(tabsight.__file__)"],
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    checked = run(
+        [str(python), "-c", "import tabsight, tabsight.nativehost.router; print(tabsight.__file__)"], environ, home
     )
-    assert checked.returncode == 0, checked.stderr
     assert checked.stdout.strip().startswith(str(data)), checked.stdout
