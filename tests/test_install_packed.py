@@ -23,6 +23,7 @@ from PIL import Image
 from conftest import front_env, mcp_client
 from harness.processes import host_pids
 from harness.usersbrowser import UsersBrowser
+from tabsight import NATIVE_HOST_NAME
 from tabsight.install.crx import crx_id
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -32,7 +33,12 @@ EXTERNAL_PREF = 2
 
 
 def tabsight(data: Path, *arguments: str) -> subprocess.CompletedProcess:
-    environ = dict(os.environ, TABSIGHT_DATA_DIR=str(data))
+    """The CLI as the user runs it, with a HOME of its own (beside ``data``: the machine's browsers are never
+    registered) and the test's runtime folder (beside ``data`` too)."""
+    home = data.parent / "home"
+    home.mkdir(exist_ok=True)
+    environ = {key: value for key, value in os.environ.items() if key != "XDG_CONFIG_HOME"}
+    environ |= {"TABSIGHT_DATA_DIR": str(data), "HOME": str(home), "TABSIGHT_RUNTIME_DIR": str(data.parent / "runtime")}
     return subprocess.run(
         [sys.executable, "-m", "tabsight", *arguments], env=environ, capture_output=True, text=True, timeout=120
     )
@@ -67,7 +73,7 @@ async def test_install_puts_the_extension_in_a_chromium_without_developer_mode(t
     assert (data / "extension.pem").stat().st_mode & 0o777 == 0o600
     named = json.loads((profile / "External Extensions" / f"{extension}.json").read_text())
     assert named["external_crx"] == str(crx) and Path(named["external_crx"]).is_absolute()
-    host_manifest = json.loads((profile / "NativeMessagingHosts" / "com.tabsight.host.json").read_text())
+    host_manifest = json.loads((profile / "NativeMessagingHosts" / f"{NATIVE_HOST_NAME}.json").read_text())
     assert f"chrome-extension://{extension}/" in host_manifest["allowed_origins"]
 
     before = tabsight(data, "doctor")
@@ -81,7 +87,11 @@ async def test_install_puts_the_extension_in_a_chromium_without_developer_mode(t
         settings = extension_settings(profile, extension)
         assert settings["location"] == EXTERNAL_PREF, settings
         assert not settings.get("disable_reasons"), settings
-        assert f"--user-data-dir {profile}: extension loaded in profile Default" in tabsight(data, "doctor").stdout
+        doctor = tabsight(data, "doctor").stdout
+        assert f"ok    {profile}: extension loaded in profile Default" in doctor, doctor
+        assert "ok    connected: Chromium" in doctor and doctor.rstrip().endswith(
+            "all good: tabsight reaches 1 browser"
+        )
         environ = front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_DATA_DIR=str(data))
         async with mcp_client(environ) as client:
             shot = await client.call_tool("screenshot", {"format": "png"})
@@ -99,7 +109,9 @@ async def test_install_puts_the_extension_in_a_chromium_without_developer_mode(t
     # its next start removes it: no host comes up, and the profile no longer lists it
     browser.started = browser._run("about:blank")
     try:
-        assert settled(lambda: extension_settings(profile, extension) is None)
+        # (Chrome leaves an empty entry for an extension it uninstalled, and removes its files)
+        assert settled(lambda: not extension_settings(profile, extension))
+        assert not (profile / "Default" / "Extensions" / extension).exists()
         assert not host_pids(runtime)
     finally:
         browser.started.process.terminate()
@@ -115,7 +127,7 @@ async def test_a_session_in_tabsight_s_own_browser_says_so_when_yours_is_install
 
     data = tmp_path / "data"
     data.mkdir()
-    manifest = tmp_path / "config" / "chromium" / "NativeMessagingHosts" / "com.tabsight.host.json"
+    manifest = tmp_path / "config" / "chromium" / "NativeMessagingHosts" / f"{NATIVE_HOST_NAME}.json"
     (data / "installed.json").write_text(json.dumps({"files": [str(manifest)]}))
     async with mcp_client(front_env(TABSIGHT_DATA_DIR=str(data))) as client:
         first = await client.call_tool("observe", {"what": "tabs"})

@@ -18,6 +18,7 @@ import json
 import shutil
 import struct
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,13 +81,15 @@ def pack(data: Path, browser: str) -> Packed:
 
 
 def _run_packer(browser: str, folder: Path, key: Path | None) -> None:
-    command = [browser, "--headless", "--no-sandbox", f"--pack-extension={folder}"]
-    if key is not None:
-        command.append(f"--pack-extension-key={key}")
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=PACK_TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise PackError(f"could not run {browser} to pack the extension: {error}") from error
+    # a profile of its own, thrown away: the user's browser profile (its default folder) is never touched
+    with tempfile.TemporaryDirectory(prefix="tabsight-pack-") as profile:
+        command = [browser, "--headless", "--no-sandbox", f"--user-data-dir={profile}", f"--pack-extension={folder}"]
+        if key is not None:
+            command.append(f"--pack-extension-key={key}")
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=PACK_TIMEOUT, check=False)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise PackError(f"could not run {browser} to pack the extension: {error}") from error
     if not (folder.parent / f"{folder.name}.crx").is_file():
         said = (done.stderr or done.stdout).strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
         raise PackError(f"{browser} did not pack the extension: {said[0]}")
