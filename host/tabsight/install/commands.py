@@ -134,7 +134,7 @@ def run_install(
         _remember(record, "dirs", created)
     detection = detect(home, environ, platform)
     try:
-        python = hostenv.host_python(directory)
+        python = hostenv.host_python(directory, environ)
     except hostenv.HostEnvError as error:
         print(f"{error}; nothing registered", file=out)
         return 1

@@ -11,10 +11,10 @@ virtualenv, a clone's ``.venv``) the running interpreter is stable and is used a
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 
@@ -37,32 +37,31 @@ class HostEnvError(Exception):
     """The host environment could not be made: the message says why."""
 
 
-def cache_folders(environ: dict[str, str] | None = None) -> list[Path]:
+def cache_folders(environ: Mapping[str, str]) -> list[Path]:
     """Folders whose contents a tool may delete at any time: the user's cache folder, and uv's own if moved."""
-    environ = dict(os.environ) if environ is None else environ
     folders = [Path(platformdirs.user_cache_dir()).expanduser()]
-    for variable in ("UV_CACHE_DIR", "XDG_CACHE_HOME"):
-        if environ.get(variable):
-            folders.append(Path(environ[variable]).expanduser())
+    for moved in (environ.get("UV_CACHE_DIR"), environ.get("XDG_CACHE_HOME")):
+        if moved:
+            folders.append(Path(moved).expanduser())
     return [folder.absolute() for folder in folders]
 
 
-def in_cache(path: Path, environ: dict[str, str] | None = None) -> bool:
+def in_cache(path: Path, environ: Mapping[str, str]) -> bool:
     return any(path.absolute().is_relative_to(folder) for folder in cache_folders(environ))
 
 
-def host_python(data: Path, environ: dict[str, str] | None = None) -> str:
+def host_python(data: Path, environ: Mapping[str, str]) -> str:
     """The interpreter the launcher runs: this one, unless it lives in a cache; then ``data/host-env``'s."""
     if not in_cache(Path(sys.prefix), environ):
         return sys.executable
-    return str(make_host_env(data / ENV_NAME))
+    return str(make_host_env(data / ENV_NAME, environ))
 
 
-def make_host_env(folder: Path) -> Path:
+def make_host_env(folder: Path, environ: Mapping[str, str]) -> Path:
     """A virtual environment of the base interpreter at ``folder`` with the host's distributions copied in;
     its python."""
     base = Path(getattr(sys, "_base_executable", sys.executable))
-    if in_cache(base):
+    if in_cache(base, environ):
         raise HostEnvError(
             f"the Python interpreter {base} is in a cache folder too: install tabsight with "
             "`uv tool install tabsight` or `pipx install tabsight`, then run `tabsight install` again"
