@@ -137,3 +137,25 @@ async def test_a_session_in_tabsight_s_own_browser_says_so_when_yours_is_install
     (data / "installed.json").unlink()
     async with mcp_client(front_env(TABSIGHT_DATA_DIR=str(data))) as client:
         assert NOT_YOUR_BROWSER not in notes(await client.call_tool("observe", {"what": "tabs"}))
+
+
+@pytest.mark.headed
+async def test_a_headed_chromium_on_a_desktop_installs_it_too(desktop, tmp_path):
+    """The same install, the browser as a user runs it: headed, on a desktop (Xvfb and a window manager)."""
+    data, profile, runtime = tmp_path / "data", tmp_path / "profile", tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    installed = tabsight(data, "install", "--user-data-dir", str(profile))
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    extension = crx_id((data / "tabsight.crx").read_bytes())
+    browser = UsersBrowser(desktop, profile, runtime, unpacked=False)
+    browser.start()  # the packed extension started the host
+    try:
+        assert settled(lambda: (extension_settings(profile, extension) or {}).get("location") == EXTERNAL_PREF)
+        environ = front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_DATA_DIR=str(data))
+        async with mcp_client(environ) as client:
+            shot = await client.call_tool("screenshot", {"format": "png"})
+            assert not shot.is_error, shot.content[0].text
+            (block,) = [block for block in shot.content if block.type == "image"]
+            assert Image.open(io.BytesIO(base64.b64decode(block.data))).width > 100
+    finally:
+        browser.quit()
