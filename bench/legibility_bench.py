@@ -232,39 +232,37 @@ class Cache:
             self.path.write_text(json.dumps(self.found))
 
 
-def offline_jpeg(where: Path, meta: dict, width: int) -> bytes:
-    """The look at ``width`` drawn by this working tree's tabsight.annotate and encoded as observe encodes it."""
+def offline_jpeg(where: Path, meta: dict, width: int) -> tuple[bytes, dict | None]:
+    """The look at ``width`` drawn by this working tree's tabsight.annotate and encoded as observe encodes it,
+    and the region it pictures (``offline_look``)."""
     from tabsight.images import ENCODINGS
 
     encoding = ENCODINGS["annotated"]
     out = io.BytesIO()
-    offline_look(where, meta, width).save(out, "JPEG", quality=encoding.quality, **encoding.options)
-    return out.getvalue()
+    picture, framed = offline_look(where, meta, width)
+    picture.save(out, "JPEG", quality=encoding.quality, **encoding.options)
+    return out.getvalue(), framed
 
 
-def offline_look(where: Path, meta: dict, width: int) -> Image.Image:
+def offline_look(where: Path, meta: dict, width: int) -> tuple[Image.Image, dict | None]:
     """The look at ``width`` (DEFAULT: the default look, its content's region within the token budget) drawn
-    as observe draws it (an RGB image, not encoded yet)."""
+    as observe draws it (an RGB image, not encoded yet), and the region it pictures as observe's page.picture
+    says it (None: the whole viewport)."""
     from tabsight import annotate, vision
 
-    captured = annotate.decode((where / "capture.jpg").read_bytes())
-    viewport_width = meta["viewport"]["width"]
-    if width == DEFAULT:
-        picture, region = annotate.draw_look(
-            captured,
-            meta["annotations"],
-            viewport_width,
-            lambda w, h: vision.look_size(w, h, vision.DEFAULT),
-            crop=True,
-        )
-        if region is not None:
-            framed = {"x": region.x, "y": region.y, "width": region.width, "height": region.height}
-            meta["looks"].setdefault("offline", {})[str(width)] = framed
-        return picture
-    fit = min(1.0, width / captured.width)
-    size = (max(1, round(captured.width * fit)), max(1, round(captured.height * fit)))
-    picture, _ = annotate.draw(captured, meta["annotations"], viewport_width, size)
-    return picture
+    def at_width(w: int, h: int) -> tuple[int, int]:
+        fit = min(1.0, width / w)
+        return max(1, round(w * fit)), max(1, round(h * fit))
+
+    picture, region = annotate.draw_look(
+        annotate.decode((where / "capture.jpg").read_bytes()),
+        meta["annotations"],
+        meta["viewport"]["width"],
+        (lambda w, h: vision.look_size(w, h, vision.DEFAULT)) if width == DEFAULT else at_width,
+        crop=width == DEFAULT,
+    )
+    framed = None if region is None else {"x": region.x, "y": region.y, "width": region.width, "height": region.height}
+    return picture, framed
 
 
 def in_viewport(look: bytes, meta: dict, region: dict | None) -> bytes:
@@ -342,8 +340,7 @@ def analyse(
         for width in widths:
             look = where / f"look-{width}.jpg"
             if offline:
-                data = offline_jpeg(where, meta, width)
-                region = meta["looks"].get("offline", {}).get(str(width))
+                data, region = offline_jpeg(where, meta, width)
             elif look.is_file():
                 data = look.read_bytes()
                 region = meta["looks"].get(str(width), {}).get("picture")
@@ -358,7 +355,7 @@ def analyse(
             data = plain(fulls[page], width)
             sizes[(page, PLAIN, width)] = len(data)
             jobs.append((page, PLAIN, width, data, False))
-            picture = offline_look(where, meta, width)
+            picture, _ = offline_look(where, meta, width)
             for variant in ENCODING_VARIANTS:
                 data = encoded(picture, variant)
                 sizes[(page, variant.name, width)] = len(data)

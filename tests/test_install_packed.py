@@ -52,6 +52,17 @@ def extension_settings(profile: Path, extension: str) -> dict | None:
     return preferences.get("extensions", {}).get("settings", {}).get(extension)
 
 
+async def screenshot_of_the_users_tab(runtime: Path, data: Path) -> Image.Image:
+    """A screenshot of the tab of the browser whose host serves ``runtime``, through an MCP client that must not
+    start a browser of its own (TABSIGHT_BROWSER=never)."""
+    environ = front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_DATA_DIR=str(data))
+    async with mcp_client(environ) as client:
+        shot = await client.call_tool("screenshot", {"format": "png"})
+    assert not shot.is_error, shot.content[0].text
+    (block,) = [block for block in shot.content if block.type == "image"]
+    return Image.open(io.BytesIO(base64.b64decode(block.data)))
+
+
 def settled(check, seconds: float = 30.0) -> bool:
     """Chrome writes its Preferences a few seconds after a change: ``check`` until it holds."""
     deadline = time.monotonic() + seconds
@@ -92,12 +103,7 @@ async def test_install_puts_the_extension_in_a_chromium_without_developer_mode(t
         assert "ok    connected: Chromium" in doctor and doctor.rstrip().endswith(
             "all good: tabsight reaches 1 browser"
         )
-        environ = front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_DATA_DIR=str(data))
-        async with mcp_client(environ) as client:
-            shot = await client.call_tool("screenshot", {"format": "png"})
-            assert not shot.is_error, shot.content[0].text
-            (block,) = [block for block in shot.content if block.type == "image"]
-            assert Image.open(io.BytesIO(base64.b64decode(block.data))).width > 100
+        assert (await screenshot_of_the_users_tab(runtime, data)).width > 100
     finally:
         browser.quit()
 
@@ -151,11 +157,6 @@ async def test_a_headed_chromium_on_a_desktop_installs_it_too(desktop, tmp_path)
     browser.start()  # the packed extension started the host
     try:
         assert settled(lambda: (extension_settings(profile, extension) or {}).get("location") == EXTERNAL_PREF)
-        environ = front_env(TABSIGHT_BROWSER="never", TABSIGHT_RUNTIME_DIR=str(runtime), TABSIGHT_DATA_DIR=str(data))
-        async with mcp_client(environ) as client:
-            shot = await client.call_tool("screenshot", {"format": "png"})
-            assert not shot.is_error, shot.content[0].text
-            (block,) = [block for block in shot.content if block.type == "image"]
-            assert Image.open(io.BytesIO(base64.b64decode(block.data))).width > 100
+        assert (await screenshot_of_the_users_tab(runtime, data)).width > 100
     finally:
         browser.quit()

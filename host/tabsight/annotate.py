@@ -185,7 +185,8 @@ def _within_reach() -> tuple[np.ndarray, ...]:
 def warm() -> Image.Image:
     """Loads what a first drawing would: the badges' fonts at each size; returns a badge (to encode, which loads
     the encoder)."""
-    return [_badge("1", size, PAD, *ON_LIGHT) for size in (FONT_SIZE, round(FONT_SIZE * BADGE_MIN_SCALE))][0]
+    _badge("1", round(FONT_SIZE * BADGE_MIN_SCALE), PAD, *ON_LIGHT)  # a shrunk look's
+    return _badge("1", FONT_SIZE, PAD, *ON_LIGHT)
 
 
 def decode(screenshot: bytes) -> Image.Image:
@@ -194,16 +195,16 @@ def decode(screenshot: bytes) -> Image.Image:
         return opened.convert("RGB")
 
 
-def content_region(img: Image.Image, annotations: list[dict], viewport_width: int) -> Box:
-    """The part of the viewport worth a picture, in CSS px: the viewport without its blank margins. Blank is
-    where the capture has no edge (fewer than BLANK_STEPS steps of grey level above BLANK_LEVEL between
-    neighbouring pixels: text, borders, icons have them; a flat colour, a gradient or a faint texture has none,
-    even through JPEG's noise), in whole rows from the top and bottom, whole columns from the sides; every mark is kept, and FRAME_MARGIN
-    around what is kept (room for boxes and badges). The whole viewport when that would leave out less than
-    FRAME_MIN_SAVING of it, or when nothing has an edge: a picture of the page as the user sees it is worth
-    more than a few hundred pixels saved."""
+def content_region(img: Image.Image, annotations: list[dict], viewport_width: int) -> Box | None:
+    """The part of the viewport worth a picture, in CSS px: the viewport without its blank margins; None for the
+    whole viewport. Blank is where the capture has no edge (fewer than BLANK_STEPS steps of grey level above
+    BLANK_LEVEL between neighbouring pixels: text, borders, icons have them; a flat colour, a gradient or a
+    faint texture has none, even through JPEG's noise), in whole rows from the top and bottom, whole columns
+    from the sides; every mark is kept, and FRAME_MARGIN around what is kept (room for boxes and badges). The
+    whole viewport when that would leave out less than FRAME_MIN_SAVING of it, or when nothing has an edge: a
+    picture of the page as the user sees it is worth more than a few hundred pixels saved."""
     dpr = img.width / viewport_width
-    viewport = Box(0, 0, viewport_width, round(img.height / dpr))
+    viewport_height = round(img.height / dpr)
     grey = np.asarray(img.convert("L"), dtype=np.int16)
     along = np.abs(np.diff(grey, axis=1)) > BLANK_LEVEL  # steps along each row
     down = np.abs(np.diff(grey, axis=0)) > BLANK_LEVEL  # steps down each column
@@ -212,7 +213,7 @@ def content_region(img: Image.Image, annotations: list[dict], viewport_width: in
     columns = down.sum(axis=0) >= BLANK_STEPS
     columns[1:] |= along.sum(axis=0) >= BLANK_STEPS
     if not rows.any() or not columns.any():
-        return viewport
+        return None
     top, bottom = np.flatnonzero(rows)[[0, -1]] / dpr
     left, right = np.flatnonzero(columns)[[0, -1]] / dpr
     for item in annotations:
@@ -220,11 +221,11 @@ def content_region(img: Image.Image, annotations: list[dict], viewport_width: in
         left, top = min(left, bounds["x"]), min(top, bounds["y"])
         right, bottom = max(right, bounds["x"] + bounds["width"]), max(bottom, bounds["y"] + bounds["height"])
     x0, y0 = max(0, int(left) - FRAME_MARGIN), max(0, int(top) - FRAME_MARGIN)
-    x1 = min(viewport.width, int(np.ceil(right)) + 1 + FRAME_MARGIN)
-    y1 = min(viewport.height, int(np.ceil(bottom)) + 1 + FRAME_MARGIN)
+    x1 = min(viewport_width, int(np.ceil(right)) + 1 + FRAME_MARGIN)
+    y1 = min(viewport_height, int(np.ceil(bottom)) + 1 + FRAME_MARGIN)
     kept = Box(x0, y0, x1 - x0, y1 - y0)
-    if kept.width * kept.height > (1 - FRAME_MIN_SAVING) * viewport.width * viewport.height:
-        return viewport
+    if kept.width * kept.height > (1 - FRAME_MIN_SAVING) * viewport_width * viewport_height:
+        return None
     return kept
 
 
@@ -236,12 +237,10 @@ def draw_look(
     crop: bool,
 ) -> tuple[Image.Image, Box | None]:
     """A look's picture: the capture, cropped to its ``content_region`` when ``crop``, sized by ``fit`` (the
-    pixels of what is pictured -> the picture's size), drawn on; and the region pictured when it is not the
-    whole viewport."""
+    pixels of what is pictured -> the picture's size), drawn on; and the region pictured, None for the whole
+    viewport."""
     region = content_region(img, annotations, viewport_width) if crop else None
     dpr = img.width / viewport_width
-    if region is not None and (region.width, region.height) == (viewport_width, round(img.height / dpr)):
-        region = None
     pictured = (round(region.width * dpr), round(region.height * dpr)) if region is not None else img.size
     picture, _ = draw(img, annotations, viewport_width, fit(*pictured), region)
     return picture, region
