@@ -12,6 +12,7 @@ import base64
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -25,6 +26,7 @@ from harness.processes import host_pids
 from harness.usersbrowser import UsersBrowser
 from tabsight import NATIVE_HOST_NAME
 from tabsight.install.crx import crx_id
+from tabsight.paths import extension_dir
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -32,16 +34,22 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 EXTERNAL_PREF = 2
 
 
-def tabsight(data: Path, *arguments: str) -> subprocess.CompletedProcess:
+#: ``tabsight`` as a newer release runs it: its extension is the folder given first
+NEWER_TABSIGHT = (
+    "import sys; from pathlib import Path; from tabsight.install import crx; newer = Path(sys.argv.pop(1)); "
+    "crx.extension_dir = lambda: newer; from tabsight.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def tabsight(data: Path, *arguments: str, code: str | None = None) -> subprocess.CompletedProcess:
     """The CLI as the user runs it, with a HOME of its own (beside ``data``: the machine's browsers are never
-    registered) and the test's runtime folder (beside ``data`` too)."""
+    registered) and the test's runtime folder (beside ``data`` too); ``code``: Python run instead."""
     home = data.parent / "home"
     home.mkdir(exist_ok=True)
     environ = {key: value for key, value in os.environ.items() if key != "XDG_CONFIG_HOME"}
     environ |= {"TABSIGHT_DATA_DIR": str(data), "HOME": str(home), "TABSIGHT_RUNTIME_DIR": str(data.parent / "runtime")}
-    return subprocess.run(
-        [sys.executable, "-m", "tabsight", *arguments], env=environ, capture_output=True, text=True, timeout=120
-    )
+    run = [sys.executable, "-c", code] if code else [sys.executable, "-m", "tabsight"]
+    return subprocess.run([*run, *arguments], env=environ, capture_output=True, text=True, timeout=120)
 
 
 def extension_settings(profile: Path, extension: str) -> dict | None:
@@ -143,6 +151,44 @@ async def test_a_session_in_tabsight_s_own_browser_says_so_when_yours_is_install
     (data / "installed.json").unlink()
     async with mcp_client(front_env(TABSIGHT_DATA_DIR=str(data))) as client:
         assert NOT_YOUR_BROWSER not in notes(await client.call_tool("observe", {"what": "tabs"}))
+
+
+async def test_a_new_install_updates_the_extension_at_the_browser_s_next_start(tmp_path):
+    """The browser updates an external extension only to a higher version: each install whose extension files
+    differ from the copy packed before adds one to the version's fourth number, and the browser takes it at its
+    next start; an install with the same files keeps the version (no needless update)."""
+    data, profile, runtime = tmp_path / "data", tmp_path / "profile", tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    assert tabsight(data, "install", "--user-data-dir", str(profile)).returncode == 0
+    extension = crx_id((data / "tabsight.crx").read_bytes())
+
+    def installed_version() -> str | None:
+        return ((extension_settings(profile, extension) or {}).get("manifest") or {}).get("version")
+
+    browser = UsersBrowser(None, profile, runtime, unpacked=False)
+    browser.start()
+    try:
+        assert settled(lambda: installed_version() == "0.1.0.0"), installed_version()
+    finally:
+        browser.quit()
+    assert tabsight(data, "install", "--user-data-dir", str(profile)).returncode == 0
+    assert json.loads((data / "extension" / "manifest.json").read_text())["version"] == "0.1.0.0"
+
+    newer = tmp_path / "newer-extension"
+    shutil.copytree(extension_dir(), newer)
+    with (newer / "service-worker" / "native.js").open("a") as script:
+        script.write("// a newer tabsight's extension\n")
+    upgraded = tabsight(data, str(newer), "install", "--user-data-dir", str(profile), code=NEWER_TABSIGHT)
+    assert upgraded.returncode == 0, upgraded.stdout + upgraded.stderr
+    assert crx_id((data / "tabsight.crx").read_bytes()) == extension  # the same key: the same extension
+    doctor = tabsight(data, "doctor").stdout
+    assert "(0.1.0.1), is an older tabsight's" in doctor and "run `tabsight install` again" in doctor, doctor
+    browser.start()  # the updated extension started the host
+    try:
+        assert settled(lambda: installed_version() == "0.1.0.1"), installed_version()
+        assert (await screenshot_of_the_users_tab(runtime, data)).width > 100  # and it works
+    finally:
+        browser.quit()
 
 
 @pytest.mark.headed

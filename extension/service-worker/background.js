@@ -135,6 +135,10 @@ reviveStartupTabs();
 chrome.runtime.onStartup.addListener(ensureConnected);
 chrome.runtime.onInstalled.addListener(ensureConnected);
 
+// A new version (a new `tabsight install`: the browser finds it at its start) waits for this worker to be
+// idle, which its native port never is: reloading installs it now.
+chrome.runtime.onUpdateAvailable.addListener(() => chrome.runtime.reload());
+
 // Backstop for a port that dropped while the worker was idle: its backoff
 // timer died with the worker, but alarms wake it.
 chrome.alarms.onAlarm.addListener((alarm) => {

@@ -82,7 +82,9 @@ async function openPort() {
     kind: 'hello',
     protocol: PROTOCOL_VERSION,
     role: 'extension',
-    version: chrome.runtime.getManifest().version,
+    // tabsight's version: a copy `tabsight install` packed has a fourth number in `version` (what makes the
+    // browser update it) and tabsight's in `version_name`
+    version: chrome.runtime.getManifest().version_name ?? chrome.runtime.getManifest().version,
     browser,
     profile_id: profileId,
     browser_run: browserRun,

@@ -19,7 +19,10 @@ browser), Microsoft's "Native messaging" page for Edge (``Microsoft Edge
 brave-core's chromium_src/chrome/common/chrome_paths_linux.cc
 (``BraveSoftware/Brave-Browser`` + channel), and the KeePassXC reports that
 Brave on macOS reads Chrome's folder (keepassxc-browser #1442, #2328) and Brave
-and Vivaldi on Windows Chrome's key (keepassxc-browser #48).
+and Vivaldi on Windows Chrome's key (keepassxc-browser #48). Machine-wide folders
+(Linux): chrome_paths_linux.cc (``/etc/opt/chrome``, ``/etc/chromium``: native
+hosts, and policy under ``policies/managed``), Microsoft's Edge policy page
+(``/etc/opt/edge``).
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ class Browser:
     #: installs the packed extensions named in ``<user data folder>/External Extensions`` (Chromium builds on
     #: Linux compile that per-user folder in; Google Chrome reads only system folders and policy)
     external_extensions: bool = False
+    #: Linux: the machine-wide folder it reads native hosts (``native-messaging-hosts``) and managed policy
+    #: (``policies/managed``) from, which ``tabsight install --system`` writes (install/system.py)
+    system_folder: str = ""
 
 
 L, M, W = "linux", "darwin", "win32"
@@ -79,6 +85,7 @@ BROWSERS: tuple[Browser, ...] = (
         "google-chrome",
         ("google-chrome", "google-chrome-stable"),
         ("/opt/google/chrome/chrome",),
+        system_folder="/etc/opt/chrome",
         flatpak_id="com.google.Chrome",
     ),
     Browser(
@@ -88,6 +95,7 @@ BROWSERS: tuple[Browser, ...] = (
         "google-chrome-beta",
         ("google-chrome-beta",),
         ("/opt/google/chrome-beta/chrome",),
+        system_folder="/etc/opt/chrome",
     ),
     Browser(
         "Google Chrome Dev",
@@ -96,6 +104,7 @@ BROWSERS: tuple[Browser, ...] = (
         "google-chrome-unstable",
         ("google-chrome-unstable",),
         ("/opt/google/chrome-unstable/chrome",),
+        system_folder="/etc/opt/chrome",
         flatpak_id="com.google.ChromeDev",
     ),
     Browser(
@@ -105,6 +114,7 @@ BROWSERS: tuple[Browser, ...] = (
         "google-chrome-canary",
         ("google-chrome-canary",),
         ("/opt/google/chrome-canary/chrome",),
+        system_folder="/etc/opt/chrome",
     ),
     Browser("Google Chrome for Testing", None, L, "google-chrome-for-testing", (), ("/chrome-linux64/chrome",)),
     # distribution builds: /usr/lib/chromium/chromium (Debian), /usr/lib/chromium-browser/chrome (Ubuntu's snap)...
@@ -118,6 +128,7 @@ BROWSERS: tuple[Browser, ...] = (
         snap="chromium",
         flatpak_id="org.chromium.Chromium",
         external_extensions=True,
+        system_folder="/etc/chromium",
     ),
     Browser(
         "Brave",
@@ -152,6 +163,7 @@ BROWSERS: tuple[Browser, ...] = (
         "microsoft-edge",
         ("microsoft-edge", "microsoft-edge-stable"),
         ("/opt/microsoft/msedge/msedge",),
+        system_folder="/etc/opt/edge",
         flatpak_id="com.microsoft.Edge",
     ),
     Browser(
@@ -161,6 +173,7 @@ BROWSERS: tuple[Browser, ...] = (
         "microsoft-edge-beta",
         ("microsoft-edge-beta",),
         ("/opt/microsoft/msedge-beta/msedge",),
+        system_folder="/etc/opt/edge",
     ),
     Browser(
         "Microsoft Edge Dev",
@@ -169,6 +182,7 @@ BROWSERS: tuple[Browser, ...] = (
         "microsoft-edge-dev",
         ("microsoft-edge-dev",),
         ("/opt/microsoft/msedge-dev/msedge",),
+        system_folder="/etc/opt/edge",
     ),
     Browser(
         "Vivaldi",

@@ -166,7 +166,12 @@ def main(argv: list[str] | None = None) -> int:
     host = commands.add_parser("host", help="run the native host (the browser starts this; not for humans)")
     host.add_argument("origin", nargs="*")
     install = commands.add_parser("install", help="register the native host with every Chromium-family browser found")
-    commands.add_parser("uninstall", help="remove everything `tabsight install` wrote")
+    uninstall = commands.add_parser("uninstall", help="remove everything `tabsight install` wrote")
+    for command, what in (
+        (install, "for every user's browsers, Google Chrome's too (root, Linux)"),
+        (uninstall, "what `install --system` wrote"),
+    ):
+        command.add_argument("--system", action="store_true", help=what)
     doctor = commands.add_parser("doctor", help="check each link of the chain and say how to fix a broken one")
     for command, what in ((install, "also register the host in DIR"), (doctor, "also check DIR")):
         command.add_argument(
@@ -200,6 +205,13 @@ def main(argv: list[str] | None = None) -> int:
         return run(args.origin)
     from .install import commands as install_commands
 
+    if getattr(args, "system", False):
+        from .install import system
+
+        if args.command == "install" and args.user_data_dirs:
+            print("--system and --user-data-dir: run them as two installs (--system as root)", file=sys.stderr)
+            return 2
+        return (system.run_install_system if args.command == "install" else system.run_uninstall_system)(sys.stdout)
     if args.command == "uninstall":
         return install_commands.run_uninstall(sys.stdout)
     action = install_commands.run_install if args.command == "install" else install_commands.run_doctor

@@ -71,31 +71,44 @@ def data_dir() -> Path:
     return Path(chosen).expanduser().absolute()
 
 
-def installed_extension_dir() -> Path:
+#: ``tabsight install --system`` (root, Linux): what every user's browsers keep, readable by all (install/system.py)
+SYSTEM_DATA_DIR = Path("/opt/tabsight")
+
+
+def installed_extension_dir(data: Path | None = None) -> Path:
     """The copy of the extension ``tabsight install`` packed for this machine (install/crx.py)."""
-    return data_dir() / "extension"
+    return (data or data_dir()) / "extension"
 
 
 def installed_for_a_browser() -> bool:
-    """Has ``tabsight install`` registered the host for a browser of the user's (its record lists a host
-    manifest or a registry key)? Then a session working in tabsight's own browser says so (browser/connection)."""
-    try:
-        record = json.loads((data_dir() / "installed.json").read_text())
-        files, keys = record.get("files", []), record.get("registry_keys", [])
-    except (OSError, ValueError, AttributeError):
-        return False
-    return bool(keys) or any("NativeMessagingHosts" in str(name) for name in files)
+    """Has ``tabsight install`` (the user's, or ``--system``) registered the host for a browser (its record
+    lists a host manifest or a registry key)? Then a session working in tabsight's own browser says so
+    (browser/connection)."""
+    for data in (data_dir(), SYSTEM_DATA_DIR):
+        try:
+            record = json.loads((data / "installed.json").read_text())
+            files, keys = record.get("files", []), record.get("registry_keys", [])
+        except (OSError, ValueError, AttributeError):
+            continue
+        # NativeMessagingHosts: the user's folders; native-messaging-hosts: the machine's
+        if keys or any(
+            folder in name for name in files for folder in ("NativeMessagingHosts", "native-messaging-hosts")
+        ):
+            return True
+    return False
 
 
 def extension_ids() -> tuple[str, ...]:
     """The ids tabsight's extension may have: the packaged key's (tabsight's own browser, a Load unpacked of
-    the package) and, once ``tabsight install`` packed it for this machine, that key's (the user's browsers)."""
+    the package) and, once ``tabsight install`` packed it for this machine, that key's (the user's browsers),
+    and ``--system``'s (every user's browsers)."""
     ids = [extension_id()]
-    try:
-        installed = json.loads((installed_extension_dir() / "manifest.json").read_text())
-        ids.append(extension_id_from_key(installed["key"]))
-    except (OSError, ValueError, KeyError, TypeError):
-        pass  # not installed (or not readable): the packaged id only
+    for data in (data_dir(), SYSTEM_DATA_DIR):
+        try:
+            installed = json.loads((installed_extension_dir(data) / "manifest.json").read_text())
+            ids.append(extension_id_from_key(installed["key"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # not installed (or not readable): the packaged id only
     return tuple(dict.fromkeys(ids))
 
 

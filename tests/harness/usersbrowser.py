@@ -23,8 +23,14 @@ BROWSER_TIMEOUT = 60
 class UsersBrowser:
     """On ``desktop`` (tests/harness/desktop.py), or headless without one."""
 
-    def __init__(self, desktop, profile: Path, runtime: Path, unpacked: bool = True) -> None:
+    def __init__(
+        self, desktop, profile: Path, runtime: Path, unpacked: bool = True, namespace: int | None = None
+    ) -> None:
         self.desktop = desktop
+        #: the pid of a process whose mount namespace the browser runs in (tests of `install --system`), which
+        #: runs it with background networking on, as a user's browser has it: the extension updater, which
+        #: installs what policy forces, is background networking
+        self.namespace = namespace
         self.profile = profile
         self.runtime = runtime
         #: the extension loaded unpacked (--load-extension); False: as ``tabsight install`` installed it
@@ -47,6 +53,9 @@ class UsersBrowser:
         wait_until(lambda: set(host_pids(self.runtime)) - running or not browser.running(), BROWSER_TIMEOUT)
         new_hosts = set(host_pids(self.runtime)) - running
         if not new_hosts:
+            if browser.running():  # it must not outlive the test; its start put it in a process group of its own
+                os.killpg(browser.process.pid, signal.SIGKILL)
+                browser.process.wait()
             raise TimeoutError(
                 f"the browser's tabsight host did not start in {BROWSER_TIMEOUT} s: "
                 f"{browser.account()}; hosts in the runtime folder: {sorted(running)}"
@@ -73,7 +82,10 @@ class UsersBrowser:
             flags = [flag for flag in embedded.BASE_FLAGS if not flag.startswith("--screen-info")]  # a real screen
         else:
             flags = [*embedded.BASE_FLAGS, "--headless=new"]
+        if self.namespace:
+            flags.remove("--disable-background-networking")
         args = [
+            *(["nsenter", "-t", str(self.namespace), "-m", "--"] if self.namespace else []),
             embedded.find_browser(),
             *flags,
             f"--user-data-dir={self.profile}",

@@ -25,7 +25,15 @@ from tabsight import NATIVE_HOST_NAME, __version__, config, redact
 from tabsight.browsers import Browser, user_data_dir
 from tabsight.errors import BrowserError
 from tabsight.install import crx, hostenv
-from tabsight.install.detect import Detection, detect, manifest_in, manifest_paths, registry_key, sandboxed
+from tabsight.install.detect import (
+    Detection,
+    detect,
+    manifest_in,
+    manifest_paths,
+    registry_key,
+    sandboxed,
+    system_folders,
+)
 from tabsight.install.diagnose import (
     INSTALL_FIX,
     NO_HOST_FIX,
@@ -45,26 +53,29 @@ from tabsight.install.diagnose import (
     scan_hosts,
     verdict,
 )
+from tabsight.install.record import (
+    RECORD_NAME,
+    Record,
+    empty_record,
+    make_dirs,
+    read_record,
+    remember,
+    write_record,
+)
 from tabsight.nativehost.manifest import write_atomic, write_launcher, write_manifest
 from tabsight.paths import (
+    SYSTEM_DATA_DIR,
     FolderError,
     data_dir,
     extension_dir,
     extension_id,
+    extension_id_from_key,
     extension_ids,
     extension_origin,
     installed_extension_dir,
 )
 
-RECORD_NAME = "installed.json"
-#: user_data_dirs: the --user-data-dir folders registered, for doctor to check; trees: folders removed whole (the
-#: extension a browser keeps)
-RECORD_KINDS = ("files", "dirs", "trees", "registry_keys", "user_data_dirs")
-
 __all__ = ["INSTALL_FIX", "NO_HOST_FIX", "Check", "fail", "ok", "run_doctor", "run_install", "run_uninstall"]
-
-Record = dict[str, list[str]]
-
 
 # --- MCP client configuration (docs/clients.md shows the same snippets) ---------
 
@@ -112,9 +123,9 @@ def run_install(
     then tell the user the remaining steps."""
     environ = os.environ if environ is None else environ
     directory = data_dir()
-    made: Record = {kind: [] for kind in RECORD_KINDS}
+    made = empty_record()
     try:
-        _make_dirs(directory, made)
+        make_dirs(directory, made)
         probe = directory / ".writable"
         probe.write_text("")
         probe.unlink()
@@ -126,12 +137,12 @@ def run_install(
         )
         return 1
     try:
-        record = _read_record(directory)  # a re-install adds to it, so uninstall still finds the old files
+        record = read_record(directory)  # a re-install adds to it, so uninstall still finds the old files
     except ValueError as error:
         print(f"{directory / RECORD_NAME} is corrupt ({error}); remove it and run `tabsight install` again", file=out)
         return 1
     for created in made["dirs"]:
-        _remember(record, "dirs", created)
+        remember(record, "dirs", created)
     detection = detect(home, environ, platform)
     try:
         python = hostenv.host_python(directory, environ)
@@ -139,9 +150,9 @@ def run_install(
         print(f"{error}; nothing registered", file=out)
         return 1
     if Path(python).is_relative_to(directory / hostenv.ENV_NAME):
-        _remember(record, "trees", directory / hostenv.ENV_NAME)
+        remember(record, "trees", directory / hostenv.ENV_NAME)
     launcher = write_launcher(directory, python, platform=platform)
-    _remember(record, "files", launcher)
+    remember(record, "files", launcher)
     # before the host manifests: they allow the id of this machine's key too (paths.extension_ids)
     packed = _pack_extension(directory, record, out) if platform == "linux" else None
     registered: list[tuple[str, str]] = []
@@ -171,17 +182,17 @@ def run_install(
             continue
         try:
             manifest = manifest_in(folder)
-            _make_dirs(manifest.parent, record)
+            make_dirs(manifest.parent, record)
             write_manifest(manifest, launcher)
-            _remember(record, "files", manifest)
-            _remember(record, "user_data_dirs", folder)
+            remember(record, "files", manifest)
+            remember(record, "user_data_dirs", folder)
             registered.append((f"--user-data-dir {folder}", str(manifest)))
             if packed is not None:
                 installed.append(_add_external(folder, packed, record))
         except OSError as error:
             failures += 1
             print(f"could not register in {folder}: {error}", file=out)
-    _write_record(directory, record)
+    write_record(directory, record)
     _print_install_report(out, launcher, registered, detection, packed, installed)
     return 1 if failures else 0
 
@@ -196,8 +207,8 @@ def _pack_extension(directory: Path, record: Record, out: TextIO) -> crx.Packed 
         print(f"could not pack the extension for your browsers ({error}): load it unpacked instead (below)", file=out)
         return None
     for made in (directory / crx.KEY_NAME, packed.crx):
-        _remember(record, "files", made)
-    _remember(record, "trees", packed.extension)
+        remember(record, "files", made)
+    remember(record, "trees", packed.extension)
     return packed
 
 
@@ -205,9 +216,9 @@ def _add_external(user_data: Path, packed: crx.Packed, record: Record) -> str:
     """Name the packed extension in a Chromium user data folder's ``External Extensions``: the browser installs
     it at its next start, enabled, no Developer mode."""
     entry = user_data / "External Extensions" / f"{packed.extension_id}.json"
-    _make_dirs(entry.parent, record)
+    make_dirs(entry.parent, record)
     write_atomic(entry, json.dumps({"external_crx": str(packed.crx), "external_version": packed.version}) + "\n")
-    _remember(record, "files", entry)
+    remember(record, "files", entry)
     return str(entry)
 
 
@@ -218,16 +229,16 @@ def _register(
     if browser.platform == "win32":
         manifest = directory / f"{NATIVE_HOST_NAME}.json"
         write_manifest(manifest, launcher)
-        _remember(record, "files", manifest)
+        remember(record, "files", manifest)
         key = registry_key(browser)
         _set_registry_value(key, str(manifest))
-        _remember(record, "registry_keys", key)
+        remember(record, "registry_keys", key)
         return rf"HKCU\{key}"
     manifests = manifest_paths(browser, home, environ)
     for manifest in manifests:
-        _make_dirs(manifest.parent, record)
+        make_dirs(manifest.parent, record)
         write_manifest(manifest, launcher)
-        _remember(record, "files", manifest)
+        remember(record, "files", manifest)
     return ", ".join(map(str, manifests))
 
 
@@ -263,6 +274,7 @@ def _print_install_report(
         )
     print(
         f"\nExtension id: {packed.extension_id if packed else extension_id()}"
+        "\n\nGoogle Chrome, Chromium and Edge on Linux, for every user of the machine: `sudo tabsight install --system`"
         "\n\nFor other browsers (Google Chrome, Brave, Edge...), load the extension in each profile agents should see:"
         "\n  1. open chrome://extensions"
         "\n  2. turn on Developer mode"
@@ -281,15 +293,15 @@ def _print_install_report(
 # --- uninstall -------------------------------------------------------------
 
 
-def run_uninstall(out: TextIO) -> int:
-    """Remove what installed.json lists, then the record itself."""
-    directory = data_dir()
+def run_uninstall(out: TextIO, directory: Path | None = None) -> int:
+    """Remove what the record in ``directory`` (default: the user's data folder) lists, then the record itself."""
+    directory = directory or data_dir()
     record_path = directory / RECORD_NAME
     if not record_path.exists():
         print(f"Nothing to uninstall: no {record_path}", file=out)
         return 0
     try:
-        record = _read_record(directory)
+        record = read_record(directory)
     except ValueError as error:
         print(f"{record_path} is corrupt ({error}); nothing removed", file=out)
         return 1
@@ -315,37 +327,6 @@ def run_uninstall(out: TextIO) -> int:
         file=out,
     )
     return 0
-
-
-# --- the install record ----------------------------------------------------
-
-
-def _read_record(directory: Path) -> Record:
-    """The previous install's record, empty if there is none; ValueError if unreadable."""
-    try:
-        saved = json.loads((directory / RECORD_NAME).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        saved = {}
-    if not isinstance(saved, dict) or not all(isinstance(saved.get(kind, []), list) for kind in RECORD_KINDS):
-        raise ValueError("not an install record")
-    return {kind: [str(item) for item in saved.get(kind, [])] for kind in RECORD_KINDS}
-
-
-def _write_record(directory: Path, record: Record) -> None:
-    write_atomic(directory / RECORD_NAME, json.dumps(record, indent=2) + "\n")
-
-
-def _remember(record: Record, kind: str, item: Path | str) -> None:
-    if str(item) not in record[kind]:
-        record[kind].append(str(item))
-
-
-def _make_dirs(path: Path, record: Record) -> None:
-    """mkdir -p that records each folder it creates, so uninstall can remove it."""
-    for folder in reversed([path, *path.parents]):
-        if not folder.exists():
-            folder.mkdir()
-            _remember(record, "dirs", folder)
 
 
 # --- Windows registry (winreg exists only there) ---------------------------
@@ -456,10 +437,7 @@ def _doctor_checks(
     except (OSError, KeyError, ValueError) as error:
         return [fail(f"extension files unreadable: {error}", "reinstall tabsight")]
     checks = [ok(f"extension id {extension_id()} (from the key in {extension / 'manifest.json'})")]
-    checks += [
-        ok(f"extension id {other} (packed for this machine's browsers in {installed_extension_dir()})")
-        for other in extension_ids()[1:]
-    ]
+    checks += _packed_copy_checks()
     detection = detect(home, environ, platform)
     if not detection.found:
         checks.append(
@@ -475,12 +453,12 @@ def _doctor_checks(
         Check("note", f"{item.name} ({item.where}) is not supported: {item.reason}") for item in detection.unsupported
     ]
     for folder in _custom_dirs(user_data_dirs) if platform != "win32" else []:
-        manifest = manifest_in(folder)
+        manifests = _and_the_machine_s([manifest_in(folder)], environ)
         checks += [
             _custom(check, folder)
-            for check in manifest_checks(f"--user-data-dir {folder}", str(manifest), manifest, origins)
+            for check in manifest_checks(f"--user-data-dir {folder}", str(manifests[0]), manifests[0], origins)
         ]
-        places.append(_place(str(folder), folder, [manifest], origin, extension, custom=True))
+        places.append(_place(str(folder), folder, manifests, origin, extension, custom=True))
         checks.append(_extension_line(places[-1]))
     try:
         scan = hosts()
@@ -498,6 +476,33 @@ def _doctor_checks(
     return checks + verdict(scan, running, places, parents, extension, origin, failed_before=failed)
 
 
+def _packed_copy_checks() -> list[Check]:
+    """The extension packed for the browsers (the user's install, the machine's) is this tabsight's: after an
+    upgrade, the browsers keep the old one until the install is run again."""
+    checks = []
+    for data, again in ((data_dir(), "tabsight install"), (SYSTEM_DATA_DIR, "sudo tabsight install --system")):
+        copy = installed_extension_dir(data)
+        if not (copy / "manifest.json").is_file():
+            continue
+        try:
+            same = crx.files_digest(copy) == crx.files_digest(extension_dir())
+            manifest = json.loads((copy / "manifest.json").read_text())
+            packed = f"extension id {extension_id_from_key(manifest['key'])}, packed in {copy} ({manifest['version']})"
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            checks.append(fail(f"the extension packed in {copy} is unreadable ({error})", f"run `{again}` again"))
+            continue
+        if same:
+            checks.append(ok(f"{packed}, is this tabsight's"))
+        else:
+            checks.append(
+                fail(
+                    f"{packed}, is an older tabsight's",
+                    f"run `{again}` again, then restart your browsers: they update it at their start",
+                )
+            )
+    return checks
+
+
 def _custom(check: Check, folder: Path) -> Check:
     """A --user-data-dir folder's fix names it."""
     if check.fix == INSTALL_FIX:
@@ -508,7 +513,7 @@ def _custom(check: Check, folder: Path) -> Check:
 def _custom_dirs(given: Sequence[Path]) -> list[Path]:
     """The folders given to doctor, then those install registered, once each."""
     try:
-        recorded = _read_record(data_dir())["user_data_dirs"]
+        recorded = read_record(data_dir())["user_data_dirs"]
     except ValueError:
         recorded = []
     folders: list[Path] = []
@@ -548,9 +553,9 @@ def _running_place(
     for place in places:
         if _same(place.user_data, browser.user_data):
             return place
-    manifests = [manifest_in(browser.user_data)]
+    manifests = _and_the_machine_s([manifest_in(browser.user_data)], environ)
     if browser.browser is not None and not browser.explicit:
-        manifests = manifest_paths(browser.browser, home, environ)  # its default folder, and those it also reads
+        manifests = _registered_manifests(browser.browser, home, environ)[1]  # its default folder, and the others
     return _place(str(browser.user_data), browser.user_data, manifests, origin, extension, custom=browser.explicit)
 
 
@@ -587,4 +592,14 @@ def _registered_manifests(
         value = _read_registry_value(key)
         return rf"HKCU\{key}", [Path(value)] if value else []
     paths = manifest_paths(browser, home, environ)
+    if browser.system_folder:  # read after the user's folders: what `install --system` wrote
+        paths.append(Path(browser.system_folder) / "native-messaging-hosts" / f"{NATIVE_HOST_NAME}.json")
+    paths.sort(key=lambda path: not path.is_file())  # the one the browser reads first
     return str(paths[0]), paths
+
+
+def _and_the_machine_s(paths: list[Path], environ: Mapping[str, str] | None) -> list[Path]:
+    """A --user-data-dir folder's manifest, then the machine-wide ones (`install --system`'s), which a browser
+    reads whatever its user data folder; the one it reads first comes first."""
+    paths = [*paths, *(folders.host_manifest for folders in system_folders(environ=environ))]
+    return sorted(paths, key=lambda path: not path.is_file())

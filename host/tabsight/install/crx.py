@@ -14,6 +14,7 @@ manifest's ``key``, so loading it unpacked gives the same id.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import shutil
 import struct
@@ -30,6 +31,8 @@ KEY_NAME = "extension.pem"
 EXTENSION_NAME = "extension"
 CRX_NAME = "tabsight.crx"
 PACK_TIMEOUT = 60.0
+#: the manifest's fields ``pack`` sets
+PACK_SETS = ("key", "version", "version_name")
 #: CrxFileHeader's fields (components/crx_file/crx3.proto)
 SHA256_WITH_RSA = 2
 PUBLIC_KEY = 1
@@ -56,6 +59,9 @@ def pack(data: Path, browser: str) -> Packed:
     manifest_path = staging / "manifest.json"
     manifest = json.loads(manifest_path.read_text())
     manifest.pop("key", None)  # the packaged key is the embedded browser's; this machine's replaces it
+    # the browser updates the copy it keeps when ``version`` goes up; the host compares ``version_name``, tabsight's
+    manifest["version_name"] = manifest["version"]
+    manifest["version"] = packed_version(manifest["version"], data / EXTENSION_NAME, staging)
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
     crx = data / f"{staging.name}.crx"
     try:
@@ -73,11 +79,42 @@ def pack(data: Path, browser: str) -> Packed:
         final, packed = data / EXTENSION_NAME, data / CRX_NAME
         shutil.rmtree(final, ignore_errors=True)
         staging.replace(final)
+        crx.chmod(0o644)  # signed, no secret: every user's browser reads it (`install --system`)
         crx.replace(packed)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         crx.unlink(missing_ok=True)
     return Packed(packed, final, extension_id_from_key(manifest["key"]), manifest["version"])
+
+
+def packed_version(version: str, previous: Path, new: Path) -> str:
+    """The package's version plus a fourth number, which goes up each time the extension's files differ from the
+    copy packed before (``previous``): a browser updates an external extension only to a higher version, and a
+    development build keeps the package's."""
+    if version.count(".") >= 3:
+        return version  # no fourth number to use (a browser's versions have at most four)
+    try:
+        before = json.loads((previous / "manifest.json").read_text())["version"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"{version}.0"
+    base, _, count = before.rpartition(".")
+    if base != version or not count.isdigit():
+        return f"{version}.0"
+    return before if files_digest(previous) == files_digest(new) else f"{version}.{int(count) + 1}"
+
+
+def files_digest(folder: Path) -> str:
+    """What the extension's files hold, its manifest without the fields a pack sets."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts:
+            continue
+        content = path.read_bytes()
+        if path == folder / "manifest.json":
+            manifest = {k: v for k, v in json.loads(content).items() if k not in PACK_SETS}
+            content = json.dumps(manifest, sort_keys=True).encode()
+        digest.update(f"{path.relative_to(folder).as_posix()}\0{len(content)}\0".encode() + content)
+    return digest.hexdigest()
 
 
 def _run_packer(browser: str, folder: Path, key: Path | None) -> None:

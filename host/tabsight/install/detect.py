@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tabsight import NATIVE_HOST_NAME
-from tabsight.browsers import Browser, browsers_for, config_root, user_data_dir
+from tabsight.browsers import BROWSERS, Browser, browsers_for, config_root, user_data_dir
 
 #: Where snapd puts the commands of installed snaps.
 SNAP_BIN = Path("/snap/bin")
@@ -131,3 +131,41 @@ def _snap_location(browser: Browser, home: Path) -> Path | None:
         if place.exists():
             return place
     return None
+
+
+#: the policy file ``tabsight install --system`` writes (install/system.py)
+SYSTEM_POLICY_NAME = "tabsight.json"
+
+
+@dataclass(frozen=True)
+class SystemFolders:
+    """Where one browser reads machine-wide native hosts and managed policy."""
+
+    browsers: tuple[str, ...]  # the names of the browsers sharing it (Chrome's channels share /etc/opt/chrome)
+    host_manifest: Path
+    policy: Path
+
+
+def system_folders(root: Path = Path("/"), environ: Mapping[str, str] | None = None) -> list[SystemFolders]:
+    """The machine-wide folders of the Linux browsers installed here (a command on PATH or their executable
+    present), one entry per folder."""
+    environ = os.environ if environ is None else environ
+    found: dict[str, list[str]] = {}
+    for browser in BROWSERS:
+        if browser.platform == "linux" and browser.system_folder and _installed(browser, root, environ):
+            found.setdefault(browser.system_folder, []).append(browser.name)
+    return [
+        SystemFolders(
+            tuple(names),
+            root / folder.lstrip("/") / "native-messaging-hosts" / f"{NATIVE_HOST_NAME}.json",
+            root / folder.lstrip("/") / "policies" / "managed" / SYSTEM_POLICY_NAME,
+        )
+        for folder, names in found.items()
+    ]
+
+
+def _installed(browser: Browser, root: Path, environ: Mapping[str, str]) -> bool:
+    on_path = any(shutil.which(name, path=environ.get("PATH", "")) for name in browser.commands)
+    # (the rows' other executables are how a path ends, not where it is)
+    installed_in_opt = (path for path in browser.executables if path.startswith("/opt/"))
+    return on_path or any((root / path.lstrip("/")).is_file() for path in installed_in_opt)

@@ -12,6 +12,7 @@ virtualenv, a clone's ``.venv``) the running interpreter is stable and is used a
 from __future__ import annotations
 
 import shutil
+import stat
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -57,10 +58,10 @@ def host_python(data: Path, environ: Mapping[str, str]) -> str:
     return str(make_host_env(data / ENV_NAME, environ))
 
 
-def make_host_env(folder: Path, environ: Mapping[str, str]) -> Path:
-    """A virtual environment of the base interpreter at ``folder`` with the host's distributions copied in;
-    its python."""
-    base = Path(getattr(sys, "_base_executable", sys.executable))
+def make_host_env(folder: Path, environ: Mapping[str, str], base: Path | None = None) -> Path:
+    """A virtual environment of ``base`` (default: the base interpreter of this one) at ``folder`` with the
+    host's distributions copied in; its python."""
+    base = base or base_interpreter()
     if in_cache(base, environ):
         raise HostEnvError(
             f"the Python interpreter {base} is in a cache folder too: install tabsight with "
@@ -86,6 +87,36 @@ def make_host_env(folder: Path, environ: Mapping[str, str]) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
         raise HostEnvError(f"could not make the host's environment in {folder}: {error}") from error
     return folder / python.relative_to(staging)
+
+
+def base_interpreter() -> Path:
+    """The interpreter this one's virtual environment (if any) was made from."""
+    return Path(getattr(sys, "_base_executable", sys.executable))
+
+
+def shared_interpreter() -> Path:
+    """An interpreter of this Python version that every user can run: this one's base, or the system's
+    ``pythonX.Y``. (A root's pyenv or uv Python lives in /root, which other users cannot enter.)"""
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    candidates = [base_interpreter(), *(Path(folder) / version for folder in ("/usr/bin", "/usr/local/bin"))]
+    for candidate in candidates:
+        if candidate.is_file() and runs_for_everyone(candidate):
+            return candidate
+    raise HostEnvError(
+        f"no {version} that every user can run (this one, {base_interpreter()}, is not): install {version} "
+        "from your distribution, then run the install again"
+    )
+
+
+def runs_for_everyone(path: Path) -> bool:
+    """Can any user reach and run ``path`` (every folder on its way, its target, searchable and readable)?"""
+    target = path.resolve()
+    for step in (path.absolute(), target):
+        for folder in step.parents:
+            if not folder.stat().st_mode & stat.S_IXOTH:
+                return False
+    mode = target.stat().st_mode
+    return bool(mode & stat.S_IXOTH and mode & stat.S_IROTH)
 
 
 def _copy_distribution(name: str, site: Path) -> None:

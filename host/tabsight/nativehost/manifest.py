@@ -47,9 +47,12 @@ def launcher_text(python: str, platform: str = sys.platform, data: Path | None =
     return f'#!/bin/sh\nTABSIGHT_DATA_DIR={shlex.quote(str(data))} exec {shlex.quote(python)} -m tabsight host "$@"\n'
 
 
-def write_launcher(directory: Path, python: str | None = None, platform: str = sys.platform) -> Path:
+def write_launcher(
+    directory: Path, python: str | None = None, platform: str = sys.platform, data: Path | None = None
+) -> Path:
+    """The launcher in ``directory``, telling the host the data folder ``data`` (default: the user's)."""
     path = launcher_path(directory, platform)
-    write_atomic(path, launcher_text(python or sys.executable, platform), mode=0o755)
+    write_atomic(path, launcher_text(python or sys.executable, platform, data), mode=0o755)
     return path
 
 
