@@ -1,4 +1,4 @@
-"""Every relative link of the README and of docs/ leads to a file of the repository, and to a heading of it.
+"""Every relative link of the README, CONTRIBUTING.md and docs/ leads to a file of the repository, and to a heading of it.
 
 A link is ``[text](target)`` outside code (fenced blocks and `code spans` are skipped); a target with a scheme
 (``https:``, ``mailto:``) is not checked. ``#anchor`` must be the GitHub anchor of a heading of the file it
@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)

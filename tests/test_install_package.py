@@ -1,5 +1,5 @@
 """tabsight as a package, the way MCP users install servers (issue "Install like any MCP server"): the wheel built
-from this repository, installed with ``uv tool install`` into a fresh tool folder and HOME, runs ``tabsight shot``
+from this repository, installed with ``uv tool install`` (and ``pipx install``) into a fresh tool folder and HOME, runs ``tabsight shot``
 of a local page and ``tabsight mcp`` through the SDK's client, from a folder that is not the repository and with
 no path into it. And run as ``uvx --from <wheel> tabsight install``, whose environment lives in uv's cache, the
 launcher it writes runs a host environment of its own in the data folder, which ``uv cache clean`` leaves alone.
@@ -25,6 +25,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.package]
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 UV = shutil.which("uv") or str(Path(sys.executable).with_name("uv"))
+PIPX = str(Path(sys.executable).with_name("pipx"))  # a test extra, as uv is
 
 
 def clean_env(home: Path, **extra: str) -> dict[str, str]:
@@ -75,6 +76,24 @@ async def test_the_wheel_installed_as_a_uv_tool_shoots_and_serves_mcp(wheel, tmp
         assert not result.is_error, result.content[0].text
         (block,) = [block for block in result.content if block.type == "image"]
         assert Image.open(io.BytesIO(base64.b64decode(block.data))).size[0] > 100
+
+
+def test_the_wheel_installed_with_pipx_registers_a_host_that_lives_in_pipx_s_folder(wheel, tmp_path, site):
+    home, pipx_home, bin_dir, data = tmp_path / "home", tmp_path / "pipx", tmp_path / "bin", tmp_path / "data"
+    home.mkdir()
+    pip_cache = os.environ.get("PIP_CACHE_DIR") or str(Path.home() / ".cache" / "pip")  # no downloads again
+    environ = clean_env(
+        home, PIPX_HOME=str(pipx_home), PIPX_BIN_DIR=str(bin_dir), PIP_CACHE_DIR=pip_cache, TABSIGHT_DATA_DIR=str(data)
+    )
+    run([PIPX, "install", str(wheel)], environ, home)
+    tabsight = bin_dir / "tabsight"
+    run([str(tabsight), "install", "--user-data-dir", str(tmp_path / "profile")], environ, home)
+    launcher = (data / "tabsight-host").read_text()
+    assert str(pipx_home / "venvs" / "tabsight") in launcher, launcher  # pipx's venv: stable, not a cache
+    assert (data / "tabsight.crx").is_file()
+    shot = tmp_path / "page.png"
+    run([str(tabsight), "shot", site.url("/form.html"), "-o", str(shot)], environ, home)
+    assert Image.open(shot).size[0] > 100
 
 
 def test_uvx_install_writes_a_launcher_that_outlives_uv_s_cache(wheel, tmp_path):
