@@ -177,6 +177,19 @@ def test_install_refuses_a_snap_or_flatpak_profile_folder_and_says_why(machine: 
     assert not (folder / "NativeMessagingHosts").exists() and not (folder / "External Extensions").exists()
 
 
+def test_relative_folders_are_written_as_absolute_paths(machine: Machine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A browser starts the host from any folder: what it is given names no folder relative to the install's."""
+    monkeypatch.chdir(machine.root)
+    monkeypatch.setenv("TABSIGHT_DATA_DIR", "relative data")
+    config.reset()
+    machine.install(Path("profiles/relative"))
+    data, profile = machine.root / "relative data", machine.root / "profiles" / "relative"
+    manifest = json.loads((profile / "NativeMessagingHosts" / "dev.tabsight.host.json").read_text())
+    assert manifest["path"] == str(data / "tabsight-host")
+    assert f"TABSIGHT_DATA_DIR='{data}'" in (data / "tabsight-host").read_text()
+    assert json.loads((data / "installed.json").read_text())["user_data_dirs"] == [str(profile)]
+
+
 def test_install_writes_the_manifests_and_the_launcher(machine: Machine) -> None:
     report = machine.install()
 
