@@ -52,6 +52,10 @@ def runtime_dir(tmp_path_factory):
     # test's in-process client, standing in for the user, and its MCP clients take turns on one tab, which a
     # lease's 10 s would refuse (test_multiagent tests leases with actions that overlap; test_tab_claims the 10 s)
     os.environ["TABSIGHT_LEASE_SECONDS"] = "0"
+    # A session starts no browser as it opens (the sessions of tests that never call a tool, the clients' `mcp
+    # list`, would each start a Chromium the suite does not need): a browser is started at the first call that
+    # needs one, as before; tests/test_start_ahead.py sets it back on to test the default.
+    os.environ["TABSIGHT_START_AHEAD"] = "0"
     config.reset()  # read at import (screenshot's defaults), before these: the session's fixtures read them anew
     return path
 

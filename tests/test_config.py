@@ -115,7 +115,7 @@ def test_every_variable_named_in_the_code_and_the_docs_is_in_the_table():
 
 def test_each_variable_is_declared_once_with_its_name_spelled_out():
     names = [variable.name for variable in config.VARIABLES]
-    assert len(names) == len(set(names)) == 23
+    assert len(names) == len(set(names)) == 24
     source = (PACKAGE / "config.py").read_text()
     for variable in config.VARIABLES:
         assert source.count(f'"{variable.name}"') == 1, variable.name  # its literal name, once: a search finds it
@@ -127,6 +127,7 @@ def test_the_defaults_are_the_ones_tabsight_always_had():
     configured = config.load({})
     assert {variable.name: configured[variable] for variable in config.VARIABLES} == {
         "TABSIGHT_BROWSER": "auto",
+        "TABSIGHT_START_AHEAD": True,
         "TABSIGHT_ISOLATED": False,
         "TABSIGHT_CHROMIUM": None,
         "TABSIGHT_EMBEDDED_LINGER": 2.0,

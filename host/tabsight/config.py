@@ -237,6 +237,17 @@ TABSIGHT_BROWSER: Variable[str] = Variable(
     "auto",
     if_refused="error",
 )
+TABSIGHT_START_AHEAD: Variable[bool] = Variable(
+    "TABSIGHT_START_AHEAD",
+    "browser",
+    "Start tabsight's own browser as an MCP client opens its session (when it is the one calls will use: no "
+    "browser of yours connected, `TABSIGHT_BROWSER` auto or headed), so the first call finds it up; off: at the "
+    "first tool call that needs it. One such browser serves every session and ends as after any session.",
+    Switch(on=("1", "true", "yes", "on"), off=("0", "false", "no", "off", "")),
+    True,
+    "on",
+    if_refused="error",
+)
 TABSIGHT_ISOLATED: Variable[bool] = Variable(
     "TABSIGHT_ISOLATED",
     "browser",
@@ -456,6 +467,7 @@ TABSIGHT_EMBEDDED_ISOLATED: Variable[bool] = Variable(
 #: every variable, in the docs' order
 VARIABLES: tuple[Variable[Any], ...] = (
     TABSIGHT_BROWSER,
+    TABSIGHT_START_AHEAD,
     TABSIGHT_ISOLATED,
     TABSIGHT_CHROMIUM,
     TABSIGHT_EMBEDDED_LINGER,

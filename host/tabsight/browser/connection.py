@@ -21,6 +21,7 @@ import contextlib
 import dataclasses
 import logging
 import subprocess
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from typing import Any, Literal, cast
 
 from .. import __version__, config
 from ..errors import BrowserError, Code, ToolError
-from ..paths import extension_dir, installed_extension_dir, installed_for_a_browser
+from ..paths import extension_dir, host_socket_paths, installed_extension_dir, installed_for_a_browser
 from ..progress import phase
 from . import embedded
 from .client import BrowserClient, Transport
@@ -720,6 +721,25 @@ class BrowserConnection:
             )
         elif self.on_event is not None:
             self.on_event(event, data)
+
+    async def link_ahead(self, spawned: threading.Event) -> None:
+        """Link to the browser started ahead for this session (at its opening request) once its host is up:
+        the first call finds the session linked, and the host counts this front, so that a browser the session
+        never used ends as after any session (its linger time after the last front). Never raises: the first
+        call meets what went wrong, and says it."""
+        await asyncio.to_thread(spawned.wait, embedded.LAUNCH_TIMEOUT)
+        browser = embedded.started_ahead()
+        if browser is None:
+            return
+        deadline = time.monotonic() + embedded.LAUNCH_TIMEOUT
+        while not host_socket_paths() and browser.process.poll() is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        if browser.process.poll() is not None or not host_socket_paths():
+            return
+        try:
+            await self._current()
+        except Exception as exc:  # noqa: BLE001 - see the docstring
+            log.info("did not link to the browser started ahead: %s", exc)
 
     # -- shutdown ------------------------------------------------------------
 

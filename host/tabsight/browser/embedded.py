@@ -389,6 +389,12 @@ def isolated_browser(headless: bool, linger: float | None = None) -> EmbeddedBro
         return browser or launch(headless, linger=linger, isolated=True)
 
 
+def started_ahead() -> EmbeddedBrowser | None:
+    """The browser ``launch_ahead`` started, if no session has taken it yet (it stays there)."""
+    with _ahead_lock:
+        return _ahead
+
+
 def take_ahead(token: str | None = None) -> EmbeddedBrowser | None:
     """The browser ``launch_ahead`` started, for the session that found it (its host's hello carries
     ``token``; None: whichever), once."""

@@ -1,9 +1,11 @@
 """``tabsight mcp``: the MCP server over stdio, built on the official SDK's low-level Server.
 
 The server answers ``initialize`` and ``tools/list`` without touching a
-browser; the browser is found (or started) on the first tool call. What runs
-before the SDK is imported (the wire claimed, ``initialize`` answered, a
-browser started ahead) is in ``main.py``.
+browser. What runs before the SDK is imported (the wire claimed,
+``initialize`` answered, tabsight's own browser started ahead when it is the
+one calls will use) is in ``main.py``; the session links to that browser as
+soon as it is up (``link_ahead``), else finds (or starts) one at its first
+tool call.
 """
 
 from __future__ import annotations
@@ -170,6 +172,8 @@ async def serve_stdio(
         async with anyio.create_task_group() as tasks:
             if signals is not None:
                 tasks.start_soon(_stop_on_signal, signals, tasks.cancel_scope, stopped_by)
+            if early is not None and early.launching:
+                tasks.start_soon(session.browsers.link_ahead, early.opened)
             try:
                 # our transport, not the SDK's stdio_server: it answers every line it cannot parse (stdio.py)
                 async with stdio_transport(stdin, stdout, pump=pump, early=early) as (read_stream, write_stream):

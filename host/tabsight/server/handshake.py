@@ -11,12 +11,15 @@ its opening request until that is answered: ``initialize`` (protocol versions up
   answer to it is dropped (``Early.drop``), and logged if it ever differed. Anything unusual in the request
   (a capability of a shape this module does not check, ``_meta`` on ``initialize``, icons) leaves it to the
   SDK: it is answered a little later, never differently.
-- The first ``tools/call`` of a tool that always works on a browser starts tabsight's embedded browser at
-  once when none can be reachable (``embedded.launch_ahead``), so that Chromium starts while the SDK and the
-  tools load instead of after; the session then finds that browser as it would have found its own.
-  The tool's arguments are not checked yet (that needs the tools, and so the wait this avoids): a call
-  refused for its arguments leaves that browser to the session's next call, or to the end of the session,
-  which stops it.
+- The opening request starts tabsight's embedded browser at once when it is the one the session's calls will
+  use (``TABSIGHT_START_AHEAD``, on by default; ``TABSIGHT_BROWSER`` auto or headed; no host in the runtime
+  folder: ``embedded.launch_ahead``), before the SDK is imported (``main.py`` waits for that spawn, a few
+  tens of milliseconds, so the import does not compete with the browser's start for the cores): by the first
+  call, a few seconds later as agents go, the browser is up and the session linked to it
+  (``BrowserConnection.link_ahead``). With ``TABSIGHT_START_AHEAD`` off, the first ``tools/call`` of a tool
+  that always works on a browser starts it instead, while the SDK and the tools load; its arguments are not
+  checked yet (that needs the tools): a call refused for its arguments leaves that browser to the session's
+  next call, or to the end of the session, which stops it.
 - A ``tools/call`` read now waits for the SDK to serve it: when it carries a ``progressToken``, its
   ``notifications/progress`` start here, half a second after it was read and then every 0.9 s, as the
   server's own (``progress.py``) do; its handler takes them over when it starts (``take``), and they stop
@@ -68,6 +71,8 @@ CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 #: tools every call of which works on a browser: the first such call starts one ahead (see the module's doc)
 BROWSER_TOOLS = frozenset({"observe", "screenshot", "interact"})
+#: what a session opens with: ``initialize`` (up to 2025-11-25), ``server/discover`` (2026-07-28)
+OPENING_METHODS = frozenset({"initialize", "server/discover"})
 
 
 def initialize_answer(params: dict[str, Any]) -> dict[str, Any]:
@@ -113,6 +118,16 @@ def opening_request(line: bytes) -> tuple[int | str, dict[str, Any]] | None:
     if method == "server/discover" and set(params) == {"_meta"} and _envelope_checked(params["_meta"]):
         return request_id, discover_answer()
     return None
+
+
+def _method(line: bytes) -> str | None:
+    """The method a line's JSON-RPC message names, if it is one."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    method = message.get("method") if isinstance(message, dict) else None
+    return method if isinstance(method, str) else None
 
 
 def _initialize_checked(params: dict[str, Any]) -> bool:
@@ -245,43 +260,68 @@ class Early:
         #: id -> a call with a progress token read before the SDK served, until its handler takes it over
         self._waiting: dict[int | str, WaitingCall] = {}
         self._reporting = False
+        #: set once the first line was read and the browser it started ahead (if any) spawned: ``main.py`` loads
+        #: the SDK after that
+        self.opened = threading.Event()
+
+    @property
+    def launching(self) -> bool:
+        """Whether a browser was started ahead (``link_ahead`` links the session to it)."""
+        return self._launching
 
     def inspect(self, line: bytes) -> None:
         with self._lock:
             if self._closed or not line.strip():
                 return
             first, self._first = self._first, False
-            if first and (opening := opening_request(line)) is not None:
-                opening_id, result = opening
-                reply = {"jsonrpc": "2.0", "id": opening_id, "result": result}
-                self._write((json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
-                self.answered[opening_id] = result
+            if first:
+                if (opening := opening_request(line)) is not None:
+                    opening_id, result = opening
+                    reply = {"jsonrpc": "2.0", "id": opening_id, "result": result}
+                    self._write((json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
+                    self.answered[opening_id] = result
+                # (one left to the SDK, for a shape not checked here, is an opening request all the same)
+                if not (_method(line) in OPENING_METHODS and self._start_ahead(at_opening=True)):
+                    self.opened.set()
                 return
             call = tool_call(line)
             if call is None:
                 return
             request_id, name, token = call
-            launching = False
-            if not self._launching and self._launch_ahead is not None and name in BROWSER_TOOLS:
-                # here, not at the top: the opening answer comes first (main.py imports these meanwhile anyway)
-                from .. import config
-                from ..errors import BrowserError
-
-                try:
-                    mode = config.current()[config.TABSIGHT_BROWSER]
-                except BrowserError:
-                    mode = None  # a value it does not take: the session says what is wrong
-                if mode in ("auto", "headed"):  # never: no browser of ours
-                    self._launching = launching = True
-                    threading.Thread(
-                        target=self._launch_ahead, args=(mode == "auto",), name="tabsight launch", daemon=True
-                    ).start()
+            launching = name in BROWSER_TOOLS and self._start_ahead(at_opening=False)
             if request_id is not None and token is not None and request_id not in self._waiting:
                 self._waiting[request_id] = WaitingCall(token, time.monotonic(), launching)
                 if not self._reporting:
                     self._reporting = True
                     threading.Thread(target=self._report, name="tabsight progress", daemon=True).start()
                 self._lock.notify_all()
+
+    def _start_ahead(self, at_opening: bool) -> bool:
+        """Start the embedded browser in a thread of its own, once, if the configuration makes it the browser
+        calls use; whether it did."""
+        if self._launching or self._launch_ahead is None:
+            return False
+        # here, not at the top: the opening answer comes first (main.py imports these meanwhile anyway)
+        from .. import config
+        from ..errors import BrowserError
+
+        try:
+            mode = config.current()[config.TABSIGHT_BROWSER]
+            wanted = config.current()[config.TABSIGHT_START_AHEAD] or not at_opening
+        except BrowserError:
+            return False  # a value it does not take: the session says what is wrong
+        if mode not in ("auto", "headed") or not wanted:  # never: no browser of ours
+            return False
+        self._launching = True
+        threading.Thread(target=self._launch, args=(mode == "auto",), name="tabsight launch", daemon=True).start()
+        return True
+
+    def _launch(self, headless: bool) -> None:
+        assert self._launch_ahead is not None
+        try:
+            self._launch_ahead(headless)
+        finally:
+            self.opened.set()
 
     def _report(self) -> None:
         """Sends the waiting calls' reports as they fall due, until none waits."""

@@ -1,8 +1,8 @@
 """``tabsight mcp``: the MCP server over stdio, from the process's start.
 
 The wire is claimed and read first (``lines.py``), so that the opening request is answered and a browser started
-ahead of the first tool call that needs one (``handshake.py``) while the MCP SDK and the tools are imported
-(about 0.7 s); then the SDK's server serves (``app.py``).
+ahead (``handshake.py``) before and while the MCP SDK and the tools are imported (about 0.7 s); then the SDK's
+server serves (``app.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,10 @@ import threading
 
 from .handshake import Early
 from .lines import LinePump, claim_stdio, write_line
+
+#: how long the SDK's import waits for the opening request and the browser it starts (a client sends that request
+#: as it spawns the server; one that waits longer is served as soon anyway: the opening answer does not need the SDK)
+OPENING_WAIT = 0.5
 
 
 def run() -> int:
@@ -33,6 +37,10 @@ def run() -> int:
         # first what a launch ahead needs (a tool call comes right after the opening answer), then the SDK and
         # the tools: most of a cold start, now while the browser starts
         from ..browser import embedded  # noqa: F401
+
+        # the browser started at the opening request spawns first (a few tens of milliseconds): the SDK's import
+        # would otherwise take the cores its start needs
+        early.opened.wait(OPENING_WAIT)
         from . import app
 
         return app.run(stdin, stdout, pump, early)
