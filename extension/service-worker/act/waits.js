@@ -42,9 +42,14 @@ export function within(promise, ms) {
 }
 
 // Polls sleep many times on one request's signal: each sleep takes its
-// abort listener away again.
+// abort listener away again. A signal aborted before the sleep (while the
+// poll's last look ran) fires no more events: it ends the sleep at once.
 export function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal.reason);
