@@ -227,6 +227,9 @@ class Variable(Generic[T]):
         return self.kind.allowed
 
 
+#: the words of a variable that turns something on or off (unset or empty: off)
+ON_OR_OFF = Switch(on=("1", "true", "yes", "on"), off=("0", "false", "no", "off", ""))
+
 TABSIGHT_BROWSER: Variable[str] = Variable(
     "TABSIGHT_BROWSER",
     "browser",
@@ -243,7 +246,7 @@ TABSIGHT_START_AHEAD: Variable[bool] = Variable(
     "Start tabsight's own browser as an MCP client opens its session (when it is the one calls will use: no "
     "browser of yours connected, `TABSIGHT_BROWSER` auto or headed), so the first call finds it up; off: at the "
     "first tool call that needs it. One such browser serves every session and ends as after any session.",
-    Switch(on=("1", "true", "yes", "on"), off=("0", "false", "no", "off", "")),
+    ON_OR_OFF,
     True,
     "on",
     if_refused="error",
@@ -253,7 +256,7 @@ TABSIGHT_ISOLATED: Variable[bool] = Variable(
     "browser",
     "Each MCP session gets an embedded browser of its own (its own cookies, storage and cache; one more Chromium "
     "each), even when yours is connected.",
-    Switch(on=("1", "true", "yes", "on"), off=("0", "false", "no", "off", "")),
+    ON_OR_OFF,
     False,
     "off",
     if_refused="error",

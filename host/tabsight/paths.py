@@ -75,6 +75,11 @@ def data_dir() -> Path:
 SYSTEM_DATA_DIR = Path("/opt/tabsight")
 
 
+def data_dirs() -> tuple[Path, Path]:
+    """Where an install keeps its record and the extension it packed: the user's data folder, the machine's."""
+    return data_dir(), SYSTEM_DATA_DIR
+
+
 def installed_extension_dir(data: Path | None = None) -> Path:
     """The copy of the extension ``tabsight install`` packed for this machine (install/crx.py)."""
     return (data or data_dir()) / "extension"
@@ -84,7 +89,7 @@ def installed_for_a_browser() -> bool:
     """Has ``tabsight install`` (the user's, or ``--system``) registered the host for a browser (its record
     lists a host manifest or a registry key)? Then a session working in tabsight's own browser says so
     (browser/connection)."""
-    for data in (data_dir(), SYSTEM_DATA_DIR):
+    for data in data_dirs():
         try:
             record = json.loads((data / "installed.json").read_text())
             files, keys = record.get("files", []), record.get("registry_keys", [])
@@ -103,7 +108,7 @@ def extension_ids() -> tuple[str, ...]:
     the package) and, once ``tabsight install`` packed it for this machine, that key's (the user's browsers),
     and ``--system``'s (every user's browsers)."""
     ids = [extension_id()]
-    for data in (data_dir(), SYSTEM_DATA_DIR):
+    for data in data_dirs():
         try:
             installed = json.loads((installed_extension_dir(data) / "manifest.json").read_text())
             ids.append(extension_id_from_key(installed["key"]))

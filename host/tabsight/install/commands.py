@@ -33,6 +33,7 @@ from tabsight.install.detect import (
     registry_key,
     sandboxed,
     system_folders,
+    system_manifest,
 )
 from tabsight.install.diagnose import (
     INSTALL_FIX,
@@ -199,13 +200,18 @@ def run_install(
 
 def _pack_extension(directory: Path, record: Record, out: TextIO) -> crx.Packed | None:
     """The extension packed with this machine's key into the data folder (install/crx.py), or None, said why."""
-    from tabsight.browser.embedded import find_browser
-
     try:
-        packed = crx.pack(directory, find_browser())
+        return pack_recorded(directory, record)
     except (crx.PackError, BrowserError, OSError) as error:
         print(f"could not pack the extension for your browsers ({error}): load it unpacked instead (below)", file=out)
         return None
+
+
+def pack_recorded(directory: Path, record: Record) -> crx.Packed:
+    """``crx.pack`` into ``directory`` with the Chromium tabsight finds, what it made remembered for uninstall."""
+    from tabsight.browser.embedded import find_browser
+
+    packed = crx.pack(directory, find_browser())
     for made in (directory / crx.KEY_NAME, packed.crx):
         remember(record, "files", made)
     remember(record, "trees", packed.extension)
@@ -593,7 +599,7 @@ def _registered_manifests(
         return rf"HKCU\{key}", [Path(value)] if value else []
     paths = manifest_paths(browser, home, environ)
     if browser.system_folder:  # read after the user's folders: what `install --system` wrote
-        paths.append(Path(browser.system_folder) / "native-messaging-hosts" / f"{NATIVE_HOST_NAME}.json")
+        paths.append(system_manifest(browser.system_folder))
     paths.sort(key=lambda path: not path.is_file())  # the one the browser reads first
     return str(paths[0]), paths
 

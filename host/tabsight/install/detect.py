@@ -157,11 +157,16 @@ def system_folders(root: Path = Path("/"), environ: Mapping[str, str] | None = N
     return [
         SystemFolders(
             tuple(names),
-            root / folder.lstrip("/") / "native-messaging-hosts" / f"{NATIVE_HOST_NAME}.json",
+            system_manifest(folder, root),
             root / folder.lstrip("/") / "policies" / "managed" / SYSTEM_POLICY_NAME,
         )
         for folder, names in found.items()
     ]
+
+
+def system_manifest(system_folder: str, root: Path = Path("/")) -> Path:
+    """The host manifest in a browser's machine-wide folder (``Browser.system_folder``)."""
+    return root / system_folder.lstrip("/") / "native-messaging-hosts" / f"{NATIVE_HOST_NAME}.json"
 
 
 def _installed(browser: Browser, root: Path, environ: Mapping[str, str]) -> bool:

@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import TextIO
 
 from tabsight import __version__
+from tabsight.errors import BrowserError
 from tabsight.install import crx, hostenv
-from tabsight.install.commands import run_uninstall
+from tabsight.install.commands import pack_recorded, run_uninstall
 from tabsight.install.detect import system_folders
 from tabsight.install.record import RECORD_NAME, make_dirs, read_record, remember, write_record
 from tabsight.nativehost.manifest import write_atomic, write_launcher, write_manifest
@@ -53,7 +54,7 @@ def forcelist_entry(extension_id: str, directory: Path = SYSTEM_DATA_DIR) -> str
 
 def run_uninstall_system(out: TextIO, euid: int | None = None) -> int:
     """Remove what the system install's record lists (commands.run_uninstall)."""
-    if (os.geteuid() if euid is None else euid) != 0 and (SYSTEM_DATA_DIR / RECORD_NAME).exists():
+    if not _root(euid) and (SYSTEM_DATA_DIR / RECORD_NAME).exists():
         print("--system removes machine-wide files: run it as root, `sudo tabsight uninstall --system`", file=out)
         return 1
     return run_uninstall(out, SYSTEM_DATA_DIR)
@@ -72,7 +73,7 @@ def run_install_system(
             file=out,
         )
         return 1
-    if (os.geteuid() if euid is None else euid) != 0:
+    if not _root(euid):
         print(
             "--system writes machine-wide folders (/opt, /etc): run it as root, `sudo tabsight install --system`",
             file=out,
@@ -100,15 +101,12 @@ def run_install_system(
             remember(record, "trees", directory / hostenv.ENV_NAME)
             launcher = write_launcher(directory, str(python), data=directory)
             remember(record, "files", launcher)
-            packed = crx.pack(directory, _packer())
-        except (OSError, hostenv.HostEnvError, crx.PackError) as error:
+            packed = pack_recorded(directory, record)
+        except (OSError, BrowserError, hostenv.HostEnvError, crx.PackError) as error:
             if directory.is_dir():
                 write_record(directory, record)  # what was made, for uninstall
             print(f"could not prepare {directory} ({error}); no browser registered", file=out)
             return 1
-        for made in (directory / crx.KEY_NAME, packed.crx):
-            remember(record, "files", made)
-        remember(record, "trees", packed.extension)
         update = directory / UPDATE_MANIFEST_NAME
         write_atomic(
             update, UPDATE_MANIFEST.format(id=packed.extension_id, crx=packed.crx.as_uri(), version=packed.version)
@@ -148,11 +146,9 @@ def run_install_system(
     return 1 if failures else 0
 
 
-def _packer() -> str:
-    """A browser executable to pack the extension with (any Chromium-family one)."""
-    from tabsight.browser.embedded import find_browser
-
-    return find_browser()
+def _root(euid: int | None) -> bool:
+    """Whether this runs as root (``euid``: the effective uid to judge instead, in tests)."""
+    return (os.geteuid() if euid is None else euid) == 0
 
 
 def _conflicts(ours: Path, entry: str) -> list[str]:
