@@ -39,7 +39,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from .. import __version__
+# config and errors at the top: this runs in the reader's thread at the opening request, while the main thread
+# imports the rest; a module imported by both threads at once can deadlock on importlib's module locks (seen: a
+# SIGTERM then took 2 s to end the front)
+from .. import __version__, config
+from ..errors import BrowserError
 from ..progress import EVERY, FIRST
 
 log = logging.getLogger("tabsight.front")
@@ -301,13 +305,10 @@ class Early:
         calls use; whether it did."""
         if self._launching or self._launch_ahead is None:
             return False
-        # here, not at the top: the opening answer comes first (main.py imports these meanwhile anyway)
-        from .. import config
-        from ..errors import BrowserError
-
         try:
-            mode = config.current()[config.TABSIGHT_BROWSER]
-            wanted = config.current()[config.TABSIGHT_START_AHEAD] or not at_opening
+            configuration = config.current()
+            mode = configuration[config.TABSIGHT_BROWSER]
+            wanted = configuration[config.TABSIGHT_START_AHEAD] or not at_opening
         except BrowserError:
             return False  # a value it does not take: the session says what is wrong
         if mode not in ("auto", "headed") or not wanted:  # never: no browser of ours
