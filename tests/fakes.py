@@ -49,6 +49,7 @@ class FakeBrowser:
             ),
         )
         self.path = Path(f"/nonexistent/{host_id}.sock")
+        self.forwarded = False
         self.alive = True
         self.on_event = None
         self.viewport = {"width": viewport[0], "height": viewport[1]}

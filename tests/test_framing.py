@@ -5,16 +5,17 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import sys
 
 import pytest
 
 from tabsight.protocol import frames
 from tabsight.protocol.channel import FrameChannel
-from tabsight.protocol.framing import HEADER, BadFrame, FrameDecoder, FrameTooLarge, encode, read_payload
+from tabsight.protocol.framing import NATIVE, SOCKET, BadFrame, FrameDecoder, FrameTooLarge, encode, read_payload
 
 
 def raw(payload: bytes) -> bytes:
-    return HEADER.pack(len(payload)) + payload
+    return SOCKET.pack(len(payload)) + payload
 
 
 def test_round_trip_keeps_unicode_and_nesting():
@@ -32,11 +33,34 @@ def test_byte_by_byte_feed_yields_the_same_frames():
     assert [json.loads(p)["id"] for p in out] == [str(i) for i in range(20)]
 
 
-def test_header_uses_native_byte_order():
-    assert HEADER.format == "=I"
-    assert encode({"a": 1})[:4] == len(b'{"a":1}').to_bytes(
-        4, "little" if __import__("sys").byteorder == "little" else "big"
-    )
+def test_the_socket_header_is_little_endian_and_native_messaging_keeps_the_machines_order():
+    # a socket forwarded to a machine of the other byte order (ssh -R) reads the same lengths; Chrome's channel
+    # takes the machine's own order, whatever it is
+    payload = b'{"a":1}'
+    assert encode({"a": 1})[:4] == len(payload).to_bytes(4, "little")
+    assert encode({"a": 1}, header=NATIVE)[:4] == len(payload).to_bytes(4, sys.byteorder)
+    big_endian_peer = len(payload).to_bytes(4, "big") + payload  # what a native-order codec on such a machine sent
+    with pytest.raises(FrameTooLarge):  # read as little-endian: 117 MB, over the cap, refused, never misread
+        FrameDecoder().feed(big_endian_peer)
+    assert FrameDecoder(header=NATIVE).feed(encode({"a": 1}, header=NATIVE)) == [payload]
+
+
+@pytest.mark.anyio
+async def test_a_channel_writes_the_header_it_was_given():
+    left, right = socket.socketpair()
+    reader, writer = await asyncio.open_connection(sock=left)
+    peer_reader, peer_writer = await asyncio.open_connection(sock=right)
+    try:
+        await FrameChannel(reader, writer, name="socket").send(frames.Cancel(id="7"))
+        await FrameChannel(reader, writer, name="native", header=NATIVE).send(frames.Cancel(id="8"))
+        first = await peer_reader.readexactly(4)
+        body = await peer_reader.readexactly(int.from_bytes(first, "little"))
+        second = await peer_reader.readexactly(4)
+        assert json.loads(body)["id"] == "7"
+        assert json.loads(await peer_reader.readexactly(int.from_bytes(second, sys.byteorder)))["id"] == "8"
+    finally:
+        writer.close()
+        peer_writer.close()
 
 
 def test_zero_length_and_bad_json_are_rejected_but_do_not_desynchronise():
@@ -57,7 +81,7 @@ def test_zero_length_and_bad_json_are_rejected_but_do_not_desynchronise():
 
 def test_oversized_frame_is_refused_before_reading_it():
     with pytest.raises(FrameTooLarge):
-        FrameDecoder(limit=100).feed(HEADER.pack(101))
+        FrameDecoder(limit=100).feed(SOCKET.pack(101))
     with pytest.raises(FrameTooLarge):
         encode({"data": "x" * 200}, limit=100)
 
@@ -107,7 +131,7 @@ async def test_channel_refuses_to_send_over_its_cap():
 @pytest.mark.anyio
 async def test_stream_cut_inside_a_frame_is_a_connection_error():
     a, _reader, writer = await _channel_pair()
-    writer.write(HEADER.pack(50) + b"{")
+    writer.write(SOCKET.pack(50) + b"{")
     await writer.drain()
     writer.close()
     with pytest.raises(ConnectionError):

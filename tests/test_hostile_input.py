@@ -76,7 +76,7 @@ class Sink:
 
 
 def framed(payload: bytes) -> bytes:
-    return struct.pack("=I", len(payload)) + payload
+    return struct.pack("<I", len(payload)) + payload
 
 
 @given(
@@ -86,7 +86,7 @@ def framed(payload: bytes) -> bytes:
             st.binary(max_size=50),  # bytes that break the framing
             JSON.map(lambda v: framed(json.dumps(v).encode())),
             st.just(framed(b'{"kind":"request","id":"7","method":"x"}')),
-            st.just(struct.pack("=I", 0xFFFFFFF0)),  # a huge length
+            st.just(struct.pack("<I", 0xFFFFFFF0)),  # a huge length
         ),
         max_size=10,
     )

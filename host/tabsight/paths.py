@@ -146,6 +146,7 @@ def runtime_dir() -> Path:
             Path(os.path.abspath(os.path.expanduser(override))),
             "The runtime folder",
             elsewhere="change TABSIGHT_RUNTIME_DIR, which names it, to a folder only you can write",
+            peers=True,
         )
     return owned_folder(
         default_runtime_dir(),
@@ -153,6 +154,7 @@ def runtime_dir() -> Path:
         own=True,
         elsewhere="set TABSIGHT_RUNTIME_DIR to a folder only you can write, in the environment of "
         "the MCP client and of the browser alike",
+        peers=True,
     )
 
 
@@ -169,7 +171,7 @@ def default_runtime_dir() -> Path:
     return Path("/tmp") / f"tabsight-{os.getuid()}"
 
 
-def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str) -> Path:
+def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str, peers: bool = False) -> Path:
     """The folder at the absolute ``path``, its real path: the folders missing on the way made (0700), and every
     folder from ``/`` down looked at without following symlinks (``lstat``, one component at a time).
 
@@ -181,8 +183,18 @@ def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str) ->
     it, or if it is a folder of tabsight's own naming (``own``) that the user owns; it chmods nothing else, and
     refuses instead: a ``FolderError`` that says ``what`` is refused, which folder on the way is wrong, why, and
     how to fix it (``elsewhere``: how to choose another folder).
+
+    With ``peers`` (the runtime folder), the user's settings file has a say (``settings.peer_uids``, read only
+    when it matters): the folder may belong to a listed uid (a browser's user's folder, bind-mounted into a
+    container whose agent runs as another uid), and may be open to listed uids by an ACL that lets them read and
+    enter but not write (what a host grants them, ``nativehost.peers``).
     """
     me = os.getuid()
+
+    def listed() -> frozenset[int]:
+        from .settings import peer_uids
+
+        return peer_uids() if peers else frozenset()
 
     def refused(folder: Path, problem: str, remedy: str = "") -> FolderError:
         fix = f"{remedy}, or {elsewhere}" if remedy else elsewhere
@@ -251,17 +263,34 @@ def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str) ->
         real = folder
 
     info = look(real)
-    if info.st_uid != me:
+    if info.st_uid != me and info.st_uid not in listed():
         raise refused(
             real,
             f"belongs to {_user(info.st_uid)}, not to you (uid {me}): its owner can replace what is in it",
-            "have it removed (by its owner or root)",
+            "have it removed (by its owner or root)"
+            + (
+                f"; if it is the folder of your browser's user, shared with you on purpose, list uid {info.st_uid} "
+                "under peer_uids in your tabsight settings file (docs/remote.md)"
+                if peers
+                else ""
+            ),
         )
-    if stat.S_IMODE(info.st_mode) & 0o077:
+    if stat.S_IMODE(info.st_mode) & 0o077 and not _opened_to_peers(real, info, listed):
         if not (made or own):
             raise refused(real, f"is open to {_others(info.st_mode)} (mode {_mode(info)})", f"`chmod 700 {real}`")
         os.chmod(real, 0o700)
     return real
+
+
+def _opened_to_peers(folder: Path, info: os.stat_result, listed) -> bool:
+    """Is ``folder`` open beyond its owner only as a host opens it: by an ACL naming uids of ``listed()``, none of
+    them allowed to write, and no one else (``acl.named_users``)?"""
+    if stat.S_IMODE(info.st_mode) & 0o027:  # write for the group (the mask), or anything for others
+        return False
+    from . import acl
+
+    users = acl.named_users(folder)
+    return bool(users) and users.keys() <= listed() and not any(bits & acl.WRITE for bits in users.values())
 
 
 def make_folders(path: Path) -> Path:

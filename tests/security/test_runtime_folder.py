@@ -83,7 +83,7 @@ import anyio, sys
 from tabsight.browser.hosts import probe_hosts
 from tabsight.paths import default_runtime_dir
 print(default_runtime_dir())
-print(*sorted(hello.pid for hello in anyio.run(probe_hosts)))
+print(*sorted(hello.pid for _, hello, _ in anyio.run(probe_hosts)))
 """
 
 

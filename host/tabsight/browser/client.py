@@ -42,6 +42,8 @@ class Transport(Protocol):
     hello: frames.Hello
     #: the host's socket
     path: Path
+    #: the host is reached through a forward (another machine, a container): see ``HostLink.forwarded``
+    forwarded: bool
 
     @property
     def profile_id(self) -> str:
@@ -52,6 +54,13 @@ class Transport(Protocol):
         self, method: str, params: dict[str, Any] | None = None, timeout: float = 30.0
     ) -> dict[str, Any]: ...
 
+
+#: why upload refuses a browser reached through a forward
+ACROSS_A_FORWARD = (
+    "upload is refused for a browser reached through a forward (ssh -R, a container's bind mount): a path here "
+    "names another file, or none, on the browser's machine, and tabsight sends no file's bytes across. Put the "
+    "file on the browser's machine and upload it from an agent there, or drive this upload by hand (docs/remote.md)"
+)
 
 #: per transport (one browser's link), the latest screencast frame's encoding: ((tab, frame, format, quality),
 #: pictures). Kept with the link, not the client: a session makes a client for each call.
@@ -163,6 +172,11 @@ class BrowserClient:
     def embedded(self) -> bool:
         return bool(self.hello.embedded)
 
+    def _file_roots(self) -> list[str]:
+        """The folders whose files a ``file://`` URL may show: ``uploads.file_roots``, none for a browser reached
+        through a forward, which would read that path on its own machine, another file."""
+        return [] if self.transport.forwarded else uploads.file_roots()
+
     # -- tabs ----------------------------------------------------------------
 
     async def tabs(self, timeout: float = QUICK) -> dict[str, Any]:
@@ -170,7 +184,7 @@ class BrowserClient:
         return await self._ask(Method.TABS_LIST, {}, timeout)
 
     async def navigate(self, tab_id: int, url: str, timeout_ms: int = 30_000) -> dict[str, Any]:
-        request = {"tab_id": tab_id, "url": url, "timeout_ms": timeout_ms, "file_roots": uploads.file_roots()}
+        request = {"tab_id": tab_id, "url": url, "timeout_ms": timeout_ms, "file_roots": self._file_roots()}
         return await self._ask(Method.TAB_NAVIGATE, request, timeout_ms / 1000 + MARGIN)
 
     async def history(self, tab_id: int, direction: str, timeout_ms: int = 30_000) -> dict[str, Any]:
@@ -190,7 +204,7 @@ class BrowserClient:
         """A new background tab (``active``: the one its window shows) beside ``opener_tab_id``, loading ``url``
         if given, in the tab group titled ``group`` (made if the window has none); with ``window``, the tab of a
         new unfocused window instead: ``{tab_id, url, title, status}``. The session owns it."""
-        request: dict[str, Any] = {"timeout_ms": timeout_ms, "file_roots": uploads.file_roots()}
+        request: dict[str, Any] = {"timeout_ms": timeout_ms, "file_roots": self._file_roots()}
         if active:
             request["active"] = True
         if window:
@@ -386,6 +400,8 @@ class BrowserClient:
         label whose element is gone, replaced or changed is refused (stale_label); ``document``: the document the
         labels are of. ``viewport``: the size the viewport had in the screenshot the points came from; another
         size now is refused (viewport_changed)."""
+        if inputs.get("files") and self.transport.forwarded:
+            raise BrowserError(Code.FORBIDDEN, ACROSS_A_FORWARD)
         request: dict[str, Any] = {"tab_id": tab_id, "action": action, **target.wire(), **inputs}
         if to is not None:
             request["to"] = to.wire()
@@ -415,7 +431,7 @@ class BrowserClient:
             "cdp": cdp,
             "timeout_ms": timeout_ms,
             "max_chars": max_chars,
-            "file_roots": uploads.file_roots(),
+            "file_roots": self._file_roots(),
         }
         bound = min(600, timeout_ms / 1000 * (len(cdp) + 2) + 10)
         return await self._ask(Method.PAGE_EXECUTE, request, bound)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+import os
 from collections.abc import Set
 from pathlib import Path
 
 from ..errors import BrowserError, Code
 from ..paths import host_socket_paths
+from ..protocol import frames
 from .link import HostLink
 
 log = logging.getLogger("tabsight.front")
@@ -55,11 +57,21 @@ async def connect_all(
     return links
 
 
-async def probe_hosts(timeout: float = 1.0) -> list:
-    """The hellos of every running host (for ``tabsight doctor``)."""
+def not_let_in(path: Path) -> str:
+    """Why a host's socket this user may not open cannot be used, and who can change that."""
+    uid = os.getuid()
+    return (
+        f"{path} may not be opened by your uid ({uid}): it is the host of another user's browser that has not let "
+        f"you in. If that browser is yours (this agent runs in a container or as another user), list {uid} under "
+        "peer_uids in tabsight's settings file on the browser's side and restart the browser (docs/remote.md)"
+    )
+
+
+async def probe_hosts(timeout: float = 1.0) -> list[tuple[Path, frames.Hello, bool]]:
+    """Each running host's socket, hello, and whether it is forwarded (``HostLink.forwarded``), for ``doctor``."""
     links = await connect_all("doctor", timeout)
     try:
-        return [link.hello for link in links]
+        return [(link.path, link.hello, link.forwarded) for link in links]
     finally:
         for link in links:
             await link.close()

@@ -13,10 +13,11 @@ from typing import Any
 from .. import __version__
 from ..errors import BrowserError, Code
 from ..limits import PROTOCOL_VERSION
-from ..nativehost.peercred import peer_uid
+from ..nativehost.peercred import peer
 from ..protocol import frames
 from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
+from ..settings import peer_uids
 
 log = logging.getLogger("tabsight.front")
 
@@ -24,10 +25,13 @@ log = logging.getLogger("tabsight.front")
 class HostLink:
     """One open connection to a host. Dies with the host; never reconnects itself."""
 
-    def __init__(self, channel: FrameChannel, hello: frames.Hello, path: Path) -> None:
+    def __init__(self, channel: FrameChannel, hello: frames.Hello, path: Path, forwarded: bool = False) -> None:
         self._channel = channel
         self.hello = hello
         self.path = path
+        #: the host is not the process at the socket's other end: an ``ssh -R`` forward (sshd listens here), or a
+        #: host outside this pid namespace (a container's bind-mounted runtime folder). Its files are not ours.
+        self.forwarded = forwarded
         self._ids = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         #: called with (event, data) for each event the host sends (alerts)
@@ -37,10 +41,11 @@ class HostLink:
     @classmethod
     async def open(cls, path: Path, session: str, timeout: float = 2.0, client: str = "") -> HostLink:
         """The link to the host at ``path``; ``BrowserError`` ``forbidden`` when another user's process serves
-        that socket (nothing is sent to it) or the host refuses this front's user."""
+        that socket (nothing is sent to it) or the host refuses this front's user. A uid the user's settings file
+        lists under ``peer_uids`` counts as the user's own (a browser's user's host, seen from a container)."""
         reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path), limit=MAX_FRAME), timeout)
-        uid = peer_uid(writer.get_extra_info("socket"))
-        if uid != os.getuid():
+        uid, pid = peer(writer.get_extra_info("socket"))
+        if uid != os.getuid() and uid not in peer_uids():
             # the host checks a front's uid likewise: the session's hello, its requests and the pages it is
             # shown go to no one else's process, whoever put that socket there
             writer.close()
@@ -48,7 +53,9 @@ class HostLink:
                 Code.FORBIDDEN,
                 f"{path} is served by a process of uid {uid}, not of yours "
                 f"({os.getuid()}): tabsight refused it and sent it nothing. Remove that socket; "
-                "only your own browser's host may answer there.",
+                "only your own browser's host may answer there (or, if it is the host of your browser's user, "
+                f"shared with you on purpose, list uid {uid} under peer_uids in your tabsight settings file: "
+                "docs/remote.md).",
             )
         channel = FrameChannel(reader, writer, name=f"host {path.name}")
         try:
@@ -57,6 +64,9 @@ class HostLink:
         except BaseException:
             channel.close()
             raise
+        if hello is None:  # closed before a word: nothing behind it (a forward whose far end is gone)
+            channel.close()
+            raise ConnectionResetError(f"{path} closed without a hello")
         if isinstance(hello, frames.Error):
             channel.close()
             raise BrowserError(hello.error.code, hello.error.message)
@@ -70,7 +80,7 @@ class HostLink:
                 f"the browser's tabsight host speaks protocol {hello.protocol}, this front {PROTOCOL_VERSION}: "
                 "restart the browser so that it starts the installed host",
             )
-        return cls(channel, hello, path)
+        return cls(channel, hello, path, forwarded=pid is not None and pid != hello.pid)
 
     @property
     def alive(self) -> bool:

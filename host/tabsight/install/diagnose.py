@@ -305,6 +305,8 @@ class HostScan:
 
     hellos: tuple[Hello, ...] = ()
     dead: tuple[str, ...] = ()  # "host-123.sock refused connections: ...", one phrase each
+    #: host ids of the hosts reached through a forward (``ssh -R``, a container's bind mount): not this machine's
+    forwarded: frozenset[str] = frozenset()
 
 
 def scan_hosts(timeout: float = 1.0) -> HostScan:
@@ -317,8 +319,8 @@ def scan_hosts(timeout: float = 1.0) -> HostScan:
     from tabsight.paths import host_socket_paths
 
     sockets = host_socket_paths()
-    hellos = tuple(anyio.run(functools.partial(probe_hosts, timeout=timeout)))
-    answered = {f"host-{hello.pid}.sock" for hello in hellos}
+    answers = anyio.run(functools.partial(probe_hosts, timeout=timeout))
+    answered = {path.name for path, _, _ in answers}
     dead = tuple(
         f"{path.name} does not answer: its host may be hung"
         if path.exists()
@@ -326,7 +328,8 @@ def scan_hosts(timeout: float = 1.0) -> HostScan:
         for path in sockets
         if path.name not in answered
     )
-    return HostScan(hellos, dead)
+    hellos = tuple(hello for _, hello, _ in answers)
+    return HostScan(hellos, dead, frozenset(hello.host_id or "" for _, hello, forwarded in answers if forwarded))
 
 
 # --- the verdict -----------------------------------------------------------------
@@ -376,11 +379,11 @@ def verdict(
     served: set[int] = set()
     healthy = 0
     for hello in scan.hellos:
-        pid = started_by(hello.pid or 0, parents, browser_pids)
+        pid = None if hello.host_id in scan.forwarded else started_by(hello.pid or 0, parents, browser_pids)
         entry = next(((b, p) for b, p in running or () if b.pid == pid), None)
         if pid is not None:
             served.add(pid)
-        host_lines = list(_host_checks(hello, entry))
+        host_lines = list(_host_checks(hello, entry, forwarded=hello.host_id in scan.forwarded))
         healthy += all(check.status == "ok" for check in host_lines)
         checks += host_lines
     severity: Literal["FAIL", "note"] = "note" if healthy else "FAIL"
@@ -408,8 +411,14 @@ def verdict(
     return checks
 
 
-def _host_checks(hello: Hello, entry: tuple[Running, Place | None] | None) -> Iterator[Check]:
-    label = f"host pid {hello.pid}" + (" (tabsight's embedded browser)" if hello.embedded else "")
+def _host_checks(hello: Hello, entry: tuple[Running, Place | None] | None, forwarded: bool = False) -> Iterator[Check]:
+    label = f"host pid {hello.pid}" + (
+        " (forwarded: on another machine or outside this container)"
+        if forwarded
+        else " (tabsight's embedded browser)"
+        if hello.embedded
+        else ""
+    )
     if hello.version != __version__:
         yield fail(f"{label} runs tabsight {hello.version}, this is {__version__}", "restart the browser")
     extension = hello.extension

@@ -6,7 +6,7 @@ import asyncio
 import sys
 
 from ..protocol.channel import FrameChannel
-from ..protocol.framing import MAX_FRAME, MAX_TO_EXTENSION
+from ..protocol.framing import MAX_FRAME, MAX_TO_EXTENSION, NATIVE
 
 
 async def extension_channel() -> FrameChannel:
@@ -16,7 +16,7 @@ async def extension_channel() -> FrameChannel:
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin.buffer)
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, sys.stdout.buffer)
     writer = asyncio.StreamWriter(transport, protocol, reader, loop)
-    return FrameChannel(reader, writer, name="extension", max_out=MAX_TO_EXTENSION)
+    return FrameChannel(reader, writer, name="extension", max_out=MAX_TO_EXTENSION, header=NATIVE)
 
 
 def caller_origin(argv: list[str]) -> str | None:

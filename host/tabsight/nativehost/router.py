@@ -2,7 +2,8 @@
 
 One host runs per browser profile, started by the browser through native
 messaging. It listens on a Unix socket in the per-user runtime folder (0700
-folder, 0600 socket, peer uid checked), rewrites request ids so fronts never
+folder, 0600 socket, peer uid checked; other uids only as ``sharing`` lets them
+in), rewrites request ids so fronts never
 see each other's traffic, times requests out, and cancels the requests of a
 front that goes away so the extension releases what they held.
 
@@ -38,7 +39,8 @@ from ..protocol import frames
 from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
 from ..protocol.methods import Method
-from .peercred import peer_uid
+from . import sharing
+from .peercred import peer
 from .tabs import ClaimRequest, Holder, TabClaims, is_int
 from .whoami import Whoami, identify
 
@@ -202,7 +204,10 @@ class Host:
             os.umask(old_umask)
         os.chmod(unready, 0o600)
         os.replace(unready, self.socket_path)
-        log.info("host %s listening on %s", self.host_id, self.socket_path)
+        sharing.let_peers_in(self.socket_path.parent, self.socket_path)
+        # a user's profile keeps one name across restarts, for a forward to it (an embedded one lives once)
+        profile = None if self.embedded or not first.profile_id else sharing.publish(self.socket_path, first.profile_id)
+        log.info("host %s listening on %s", self.host_id, profile or self.socket_path)
         # in a thread while the fronts connect; a telemetry event that comes first waits for the import
         loading = asyncio.ensure_future(asyncio.to_thread(importlib.import_module, f"{__package__}.telemetry"))
         if self.embedded:
@@ -212,6 +217,7 @@ class Host:
         finally:
             loading.cancel()
             server.close()
+            sharing.withdraw(profile, self.socket_path)
             self.socket_path.unlink(missing_ok=True)
             for pending in self.pending.values():
                 pending.timer.cancel()
@@ -319,10 +325,10 @@ class Host:
 
     async def _serve_front(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         channel = FrameChannel(reader, writer, name="front")
-        uid = peer_uid(writer.get_extra_info("socket"))
-        if uid != os.getuid():
+        uid = peer(writer.get_extra_info("socket")).uid
+        if not sharing.admits(uid):
             log.warning("refused a connection from uid %s", uid)
-            await channel.send(frames.error(None, Code.FORBIDDEN, "this tabsight host serves only its own user"))
+            await channel.send(frames.error(None, Code.FORBIDDEN, sharing.refusal(uid)))
             channel.close()
             return
         front = FrontConnection(number=next(self._front_numbers), channel=channel)

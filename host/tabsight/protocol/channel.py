@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import struct
 
 from ..errors import Code
 from . import frames
-from .framing import MAX_FRAME, BadFrame, encode, read_payload
+from .framing import MAX_FRAME, SOCKET, BadFrame, encode, read_payload
 
 log = logging.getLogger(__name__)
 
@@ -25,12 +26,14 @@ class FrameChannel:
         name: str,
         max_in: int = MAX_FRAME,
         max_out: int = MAX_FRAME,
+        header: struct.Struct = SOCKET,
     ) -> None:
         self._reader = reader
         self._writer = writer
         self.name = name
         self.max_in = max_in
         self.max_out = max_out
+        self._header = header
 
     async def receive(self) -> frames.Frame | None:
         """The next valid frame; None at end of stream.
@@ -41,7 +44,7 @@ class FrameChannel:
         longer be trusted.
         """
         while True:
-            payload = await read_payload(self._reader, self.max_in)
+            payload = await read_payload(self._reader, self.max_in, self._header)
             if payload is None:
                 return None
             try:
@@ -53,7 +56,7 @@ class FrameChannel:
 
     async def send(self, frame: frames.Record) -> None:
         """Send one frame. Raises FrameTooLarge before writing anything."""
-        data = encode(frames.dump(frame), self.max_out)
+        data = encode(frames.dump(frame), self.max_out, self._header)
         self._writer.write(data)
         await self._writer.drain()
 
@@ -63,7 +66,7 @@ class FrameChannel:
         The host fans answers out to many fronts from one reader loop; a slow
         front must not stall the others, so its bytes wait in its own buffer.
         """
-        self._writer.write(encode(frames.dump(frame), self.max_out))
+        self._writer.write(encode(frames.dump(frame), self.max_out, self._header))
 
     @property
     def backlog(self) -> int:

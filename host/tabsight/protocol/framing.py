@@ -1,8 +1,11 @@
-"""Length-prefixed JSON frames: a 4-byte native-order length, then UTF-8 JSON.
+"""Length-prefixed JSON frames: a 4-byte length, then UTF-8 JSON.
 
 This is Chrome's native-messaging format; the host socket reuses it so one
-codec serves both channels. The codec knows bytes and objects, nothing about
-what the frames mean (see ``frames``).
+codec serves both channels, with one difference: the length's byte order.
+Native messaging takes Chrome's rule, the machine's own order (``NATIVE``);
+the socket's is little-endian (``SOCKET``), since a socket may be forwarded to
+a machine of the other order (``ssh -R``, docs/remote.md). The codec knows
+bytes and objects, nothing about what the frames mean (see ``frames``).
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ import json
 import struct
 from typing import Any
 
-HEADER = struct.Struct("=I")
+#: the native-messaging channel's length header: the machine's own byte order (Chrome's rule)
+NATIVE = struct.Struct("=I")
+#: the host socket's length header: little-endian, whichever machine is at either end
+SOCKET = struct.Struct("<I")
 
 #: Chrome closes the port on a host -> extension message over 1 MB.
 MAX_TO_EXTENSION = 1024 * 1024
@@ -37,11 +43,11 @@ class BadFrame(Exception):
         self.frame_id = frame_id
 
 
-def encode(obj: dict[str, Any], limit: int = MAX_FRAME) -> bytes:
+def encode(obj: dict[str, Any], limit: int = MAX_FRAME, header: struct.Struct = SOCKET) -> bytes:
     payload = json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
     if len(payload) > limit:
         raise FrameTooLarge(len(payload), limit)
-    return HEADER.pack(len(payload)) + payload
+    return header.pack(len(payload)) + payload
 
 
 def decode_payload(payload: bytes) -> dict[str, Any]:
@@ -62,34 +68,38 @@ class FrameDecoder:
     that partial reads never desynchronise the stream).
     """
 
-    def __init__(self, limit: int = MAX_FRAME) -> None:
+    def __init__(self, limit: int = MAX_FRAME, header: struct.Struct = SOCKET) -> None:
         self._buffer = bytearray()
         self._limit = limit
+        self._header = header
 
     def feed(self, data: bytes) -> list[bytes]:
         self._buffer += data
         payloads = []
-        while len(self._buffer) >= HEADER.size:
-            (size,) = HEADER.unpack_from(self._buffer)
+        header = self._header
+        while len(self._buffer) >= header.size:
+            (size,) = header.unpack_from(self._buffer)
             if size > self._limit:
                 raise FrameTooLarge(size, self._limit)
-            end = HEADER.size + size
+            end = header.size + size
             if len(self._buffer) < end:
                 break
-            payloads.append(bytes(self._buffer[HEADER.size : end]))
+            payloads.append(bytes(self._buffer[header.size : end]))
             del self._buffer[:end]
         return payloads
 
 
-async def read_payload(reader: asyncio.StreamReader, limit: int = MAX_FRAME) -> bytes | None:
+async def read_payload(
+    reader: asyncio.StreamReader, limit: int = MAX_FRAME, header: struct.Struct = SOCKET
+) -> bytes | None:
     """Read one frame's payload; None at a clean end of stream."""
     try:
-        header = await reader.readexactly(HEADER.size)
+        length = await reader.readexactly(header.size)
     except asyncio.IncompleteReadError as exc:
         if exc.partial:
             raise ConnectionError("stream ended inside a frame header") from None
         return None
-    (size,) = HEADER.unpack(header)
+    (size,) = header.unpack(length)
     if size > limit:
         raise FrameTooLarge(size, limit)
     try:
