@@ -74,6 +74,9 @@ if [ "$mode" = test ]; then
   bash "$root/tests/clients/install.sh" || say "could not install the MCP clients: tests/test_clients.py will fail (skip without CI)"
   # the desktop (Xvfb, openbox, X tools) tests/test_headed.py runs a headed browser on; the same rule
   bash "$root/tests/desktop/install.sh" || say "could not install the desktop: tests/test_headed.py will fail (skip without CI)"
+  # OpenSSH's server and client and setpriv, for tests/test_remote.py (a second local user's front, a forward
+  # over ssh on loopback); the same rule
+  bash "$root/tests/remote/install.sh" || say "could not install sshd: tests/test_remote.py will fail (skip without CI)"
   # ESLint for the extension (npm, cached per lockfile); the same rule, for tests/lint/run.sh
   bash "$root/tests/lint/install.sh" || say "could not install ESLint: the lint fails (skips eslint without CI)"
   # ruff, mypy and ESLint (a second or two with their caches): a finding fails the run, after the suite

@@ -183,7 +183,7 @@ async def users_browser(desktop, tmp_path, url: str | None = None):
     from harness.usersbrowser import UsersBrowser
 
     runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
+    runtime.mkdir(mode=0o700, parents=True)
     browser = UsersBrowser(desktop, tmp_path / "profile", runtime)
     browser.start()
     try:

@@ -283,14 +283,18 @@ def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str, pe
 
 
 def _opened_to_peers(folder: Path, info: os.stat_result, listed) -> bool:
-    """Is ``folder`` open beyond its owner only as a host opens it: by an ACL naming uids of ``listed()``, none of
-    them allowed to write, and no one else (``acl.named_users``)?"""
+    """Is ``folder`` open beyond its owner only as a host opens it: by an ACL naming uids of ``listed()`` (or the
+    user, in another's folder), none of them allowed to write, and no one else (``acl.named_users``)?"""
     if stat.S_IMODE(info.st_mode) & 0o027:  # write for the group (the mask), or anything for others
         return False
     from . import acl
 
     users = acl.named_users(folder)
-    return bool(users) and users.keys() <= listed() and not any(bits & acl.WRITE for bits in users.values())
+    return (
+        bool(users)
+        and users.keys() <= listed() | {os.getuid()}
+        and not any(bits & acl.WRITE for bits in users.values())
+    )
 
 
 def make_folders(path: Path) -> Path:

@@ -26,7 +26,10 @@ async def connect_all(
     """Open a link to every live host, as ``session`` of MCP client ``client``. Sockets left by a host that died
     (kill -9) are removed. A socket served by another user's process, or a host that refuses this user, raises
     ``BrowserError`` ``forbidden`` (once the others are closed): it is said, not passed over for the next browser,
-    since in a folder only the user can write it means someone is where only the user's hosts should be."""
+    since in a folder only the user can write it means someone is where only the user's hosts should be. So is
+    a socket this user may not open (a host of the browser's user, seen from a container, that has not let this
+    uid in). A forward whose far end is gone (``ssh -R`` to a browser that is closed) is passed over quietly:
+    it comes back by itself when the browser does."""
     refusals: list[BrowserError] = []
 
     async def attempt(path: Path) -> HostLink | None:
@@ -35,6 +38,10 @@ async def connect_all(
         except OSError as exc:
             if exc.errno in (errno.ECONNREFUSED, errno.ENOENT):
                 path.unlink(missing_ok=True)  # nobody listens: a dead host's leftover
+            elif exc.errno in (errno.EACCES, errno.EPERM):
+                refusals.append(BrowserError(Code.FORBIDDEN, not_let_in(path)))
+            elif exc.errno in (errno.ECONNRESET, errno.EPIPE):
+                log.debug("host %s: nothing answers behind it (a forward whose far end is gone?)", path.name)
             else:
                 log.warning("cannot reach host %s: %s", path.name, exc)
         except BrowserError as exc:

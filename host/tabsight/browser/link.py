@@ -59,7 +59,12 @@ class HostLink:
             )
         channel = FrameChannel(reader, writer, name=f"host {path.name}")
         try:
-            await channel.send(frames.Hello(role="front", version=__version__, session=session, client=client or None))
+            try:
+                await channel.send(
+                    frames.Hello(role="front", version=__version__, session=session, client=client or None)
+                )
+            except ConnectionError:
+                pass  # a host that refuses this uid says why at once and closes: its word is read below
             hello = await asyncio.wait_for(channel.receive(), timeout)
         except BaseException:
             channel.close()

@@ -18,6 +18,7 @@ is (``whoami``), so that a front can pick the browser in use and name each.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import importlib
 import itertools
@@ -62,6 +63,8 @@ IDENTIFY_TIMEOUT = 3.0
 IDENTIFY_AGAIN = 10.0
 #: seconds a front's hello may wait for such a second look
 GREET_IDENTIFY_WAIT = 0.25
+#: bytes read (and dropped) from a front refused for its uid, so that the refusal reaches it
+MAX_REFUSED_READ = 64 * 1024
 #: cancelled requests remembered until the extension's answer confirms it stopped (the oldest forgotten past this)
 MAX_CANCELLED = 1000
 
@@ -329,6 +332,9 @@ class Host:
         if not sharing.admits(uid):
             log.warning("refused a connection from uid %s", uid)
             await channel.send(frames.error(None, Code.FORBIDDEN, sharing.refusal(uid)))
+            # its hello, left unread, would turn the close into a reset that drops the refusal on its way
+            with contextlib.suppress(OSError, asyncio.TimeoutError):
+                await asyncio.wait_for(reader.read(MAX_REFUSED_READ), HELLO_TIMEOUT / 5)
             channel.close()
             return
         front = FrontConnection(number=next(self._front_numbers), channel=channel)
