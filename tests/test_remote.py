@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import stat
+import subprocess
 import time
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from PIL import Image
 
 from conftest import users_browser
 from harness.calls import payload, refusal
-from harness.remote import Sshd, as_peer, owned_by, peer_account, settings_file
+from harness.remote import Sshd, as_peer, owned_by, peer_account, peer_command, peer_env, settings_file
 from tabsight import acl
 from tabsight.settings import settings_path
 
@@ -152,9 +153,13 @@ async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and
     remote_runtime = owned_by(Path(account.pw_dir) / f"run-{os.getpid()}", account)
     with Sshd(tmp_path / "sshd", account) as sshd:
         async with users_browser(None, tmp_path / "user", site.url("/clicks.html")) as (_client, browser):
-            (stable,) = browser.runtime.glob("profile-*.sock")
-            remote = remote_runtime / "host-laptop.sock"
-            ssh = sshd.forward(remote, stable)
+            remote_env = peer_env(account, TABSIGHT_RUNTIME_DIR=str(remote_runtime), TABSIGHT_BROWSER="never")
+            where = subprocess.run(
+                peer_command(account, "remote", "where", "--name", "laptop"), env=remote_env, capture_output=True
+            )
+            remote = Path(where.stdout.decode().strip())
+            assert remote == remote_runtime / "host-laptop.sock", where
+            ssh = sshd.forward(remote, browser.runtime)
             try:
                 info = os.stat(remote)
                 assert stat.S_IMODE(info.st_mode) == 0o600 and info.st_uid == account.pw_uid
@@ -169,7 +174,7 @@ async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and
 
                     async def kill_ssh_soon() -> None:
                         await anyio.sleep(1.5)
-                        ssh.send_signal(signal.SIGKILL)
+                        os.killpg(ssh.pid, signal.SIGKILL)  # the connection dropped: ssh and all
 
                     async with anyio.create_task_group() as group:
                         group.start_soon(kill_ssh_soon)
@@ -182,8 +187,14 @@ async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and
                     assert "connection to the browser" in message.lower(), message
 
                     ssh.wait(10)
-                    ssh = sshd.forward(remote, stable)
+                    ssh = sshd.forward(remote, browser.runtime)
                     await screenshot_and_click(client, site)
+                # the agent's side has no browser and no host manifest: doctor takes the forwarded host as its own
+                doctor = subprocess.run(peer_command(account, "doctor"), env=remote_env, capture_output=True, text=True)
+                assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+                assert "(forwarded: on another machine or outside this container)" in doctor.stdout, doctor.stdout
+                assert "all good: tabsight reaches 1 browser" in doctor.stdout, doctor.stdout
             finally:
-                ssh.kill()
+                if ssh.poll() is None:
+                    os.killpg(ssh.pid, signal.SIGTERM)
                 ssh.wait(10)

@@ -186,7 +186,20 @@ def main(argv: list[str] | None = None) -> int:
         )
     ci = commands.add_parser("ci-result", help="report a CI run to the running browsers' sessions as an alert")
     ci.add_argument("file", help='JSON file ("-" for stdin): {"status": "passed"|"failed", "name", "summary", "url"}')
-    args = parser.parse_args(argv)
+    remote = commands.add_parser("remote", help="reach this browser from an agent on another machine, over ssh")
+    remote_actions = remote.add_subparsers(dest="remote_action", required=True)
+    where = remote_actions.add_parser("where", help="(on the agent's machine) the socket path a forward should make")
+    where.add_argument("--name", default="forwarded", help="the forwarded host's name: letters, digits, _ or -")
+    forward = remote_actions.add_parser("forward", help="(on the browser's machine) forward it to DESTINATION")
+    forward.add_argument("destination", help="where the agent runs, as ssh takes it (user@host, or a Host alias)")
+    forward.add_argument("--remote-socket", help="the path there (default: ask its `tabsight remote where`)")
+    forward.add_argument("--profile", help="the browser profile's id (its first digits do), when several run here")
+    forward.add_argument("--print", action="store_true", help="print the ssh command instead of running it")
+    forward.epilog = "Arguments after -- go to ssh as they are (-p 2222, -i KEY, -J JUMP)."
+    # what follows `--` is ssh's, whatever it looks like: taken off before argparse reads the rest
+    cut = argv.index("--") if argv[:2] == ["remote", "forward"] and "--" in argv else len(argv)
+    args = parser.parse_args(argv[:cut])
+    args.ssh_args = argv[cut + 1 :]
 
     if args.command == "mcp":
         # Until its own handlers are in place (server/main.py), Ctrl-C ends it at once, as SIGTERM does, instead of
@@ -203,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
         from .nativehost import run
 
         return run(args.origin)
+    if args.command == "remote":
+        from .install import remote as remote_command
+
+        return remote_command.run(args)
     from .install import commands as install_commands
 
     if getattr(args, "system", False):

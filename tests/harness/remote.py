@@ -26,6 +26,8 @@ from mcp import StdioServerParameters
 
 from harness.processes import wait_until
 
+#: the ``tabsight`` command of the checkout under test
+TABSIGHT = (sys.executable, "-m", "tabsight")
 #: the second local account the tests make (and keep: a later run finds it)
 PEER = "tabsight-peer"
 #: what the front as the peer is given of the test's environment; the rest (HOME, XDG_*) is the account's own
@@ -42,26 +44,32 @@ def peer_account() -> pwd.struct_passwd:
     return pwd.getpwnam(PEER)
 
 
-def as_peer(account: pwd.struct_passwd, **env: str) -> StdioServerParameters:
-    """``tabsight mcp`` as ``account`` (see the module's docstring), with ``env`` and the account's HOME."""
+def peer_command(account: pwd.struct_passwd, *args: str) -> list[str]:
+    """``tabsight ARGS`` as ``account`` (see the module's docstring)."""
+    return [
+        "setpriv",
+        f"--reuid={account.pw_uid}",
+        f"--regid={account.pw_gid}",
+        "--clear-groups",
+        "--inh-caps=+dac_read_search",
+        "--ambient-caps=+dac_read_search",
+        "--",
+        *TABSIGHT,
+        *args,
+    ]
+
+
+def peer_env(account: pwd.struct_passwd, **env: str) -> dict[str, str]:
+    """The test's environment as the account has it: ``KEPT``, ``env``, and the account's HOME."""
     environment = {name: os.environ[name] for name in KEPT if name in os.environ}
     environment.update(HOME=account.pw_dir, USER=account.pw_name, **env)
-    return StdioServerParameters(
-        command="setpriv",
-        args=[
-            f"--reuid={account.pw_uid}",
-            f"--regid={account.pw_gid}",
-            "--clear-groups",
-            "--inh-caps=+dac_read_search",
-            "--ambient-caps=+dac_read_search",
-            "--",
-            sys.executable,
-            "-m",
-            "tabsight",
-            "mcp",
-        ],
-        env=environment,
-    )
+    return environment
+
+
+def as_peer(account: pwd.struct_passwd, **env: str) -> StdioServerParameters:
+    """``tabsight mcp`` as ``account``, with ``env``: for the SDK's client."""
+    command, *args = peer_command(account, "mcp")
+    return StdioServerParameters(command=command, args=args, env=peer_env(account, **env))
 
 
 def owned_by(path: Path, account: pwd.struct_passwd, mode: int = 0o700) -> Path:
@@ -154,13 +162,19 @@ class Sshd:
             raise RuntimeError(f"sshd did not start: {(self.folder / 'sshd.log').read_text()}")
         return self
 
-    def forward(self, remote: Path, local: Path) -> subprocess.Popen:
-        """``ssh -N -R remote:local`` as the user runs it, to this sshd as the account; returned once the remote
-        socket is there."""
+    def forward(self, remote: Path, runtime: Path) -> subprocess.Popen:
+        """``tabsight remote forward`` as the user runs it (the user's runtime folder: ``runtime``), to this sshd
+        as the account (the port, key and known hosts file after ``--``, for ssh); returned once the far socket
+        is there."""
         process = subprocess.Popen(
             [
-                "ssh",
-                "-N",
+                *TABSIGHT,
+                "remote",
+                "forward",
+                f"{self.account.pw_name}@127.0.0.1",
+                "--remote-socket",
+                str(remote),
+                "--",
                 "-p",
                 str(self.port),
                 "-i",
@@ -170,19 +184,16 @@ class Sshd:
                 "-o",
                 f"UserKnownHostsFile={self.folder / 'known_hosts'}",
                 "-o",
-                "ExitOnForwardFailure=yes",
-                "-o",
                 "BatchMode=yes",
-                "-R",
-                f"{remote}:{local}",
-                f"{self.account.pw_name}@127.0.0.1",
             ],
+            env={**os.environ, "TABSIGHT_RUNTIME_DIR": str(runtime)},
             stdin=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            start_new_session=True,  # ssh with it: the test ends both, as Ctrl-C would
         )
         wait_until(lambda: remote.exists() or process.poll() is not None, 20)
         if process.poll() is not None:
-            raise RuntimeError(f"ssh -R failed: {process.stderr.read().decode()}")
+            raise RuntimeError(f"tabsight remote forward failed: {process.stderr.read().decode()}")
         time.sleep(0.2)  # listening once the socket is named: sshd binds, then listens
         return process
 
