@@ -172,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         (uninstall, "what `install --system` wrote"),
     ):
         command.add_argument("--system", action="store_true", help=what)
+    install.add_argument("--wsl", action="store_true", help="in WSL: for the browsers on Windows (untested there)")
+    install.add_argument("--distribution", help="with --wsl: the WSL distribution (default: this one)")
     doctor = commands.add_parser("doctor", help="check each link of the chain and say how to fix a broken one")
     for command, what in ((install, "also register the host in DIR"), (doctor, "also check DIR")):
         command.add_argument(
@@ -222,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
         return remote_command.run(args)
     from .install import commands as install_commands
 
+    if getattr(args, "wsl", False):
+        from .install import wsl
+
+        return wsl.run_install_wsl(sys.stdout, args.distribution)
     if getattr(args, "system", False):
         from .install import system
 

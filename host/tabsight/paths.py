@@ -14,6 +14,7 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -282,7 +283,7 @@ def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str, pe
     return real
 
 
-def _opened_to_peers(folder: Path, info: os.stat_result, listed) -> bool:
+def _opened_to_peers(folder: Path, info: os.stat_result, listed: Callable[[], frozenset[int]]) -> bool:
     """Is ``folder`` open beyond its owner only as a host opens it: by an ACL naming uids of ``listed()`` (or the
     user, in another's folder), none of them allowed to write, and no one else (``acl.named_users``)?"""
     if stat.S_IMODE(info.st_mode) & 0o027:  # write for the group (the mask), or anything for others
@@ -291,7 +292,8 @@ def _opened_to_peers(folder: Path, info: os.stat_result, listed) -> bool:
 
     users = acl.named_users(folder)
     return (
-        bool(users)
+        users is not None
+        and bool(users)
         and users.keys() <= listed() | {os.getuid()}
         and not any(bits & acl.WRITE for bits in users.values())
     )
