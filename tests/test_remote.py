@@ -25,7 +25,7 @@ from PIL import Image
 
 from conftest import users_browser
 from harness.calls import payload, refusal
-from harness.remote import Sshd, as_peer, owned_by, peer_account, peer_command, peer_env, settings_file
+from harness.remote import Sshd, as_peer, in_container, owned_by, peer_account, peer_command, peer_env, settings_file
 from tabsight import acl
 from tabsight.settings import settings_path
 
@@ -34,6 +34,10 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(os.geteuid() != 0, reason="makes a second local account: needs root"),
 ]
+
+
+#: an upload of a file in the front's working folder (an allowed root): the checkout's README
+UPLOAD = {"action": "upload", "selector": "#target", "files": [str(Path("README.md").resolve())]}
 
 
 class PeerClient:
@@ -140,6 +144,13 @@ async def test_a_front_of_another_uid_is_refused_until_the_user_lists_it_then_se
                 async with PeerClient(front) as client:
                     await screenshot_and_click(client, site)
                     assert tcp_and_udp_listeners(tabsight_pids()) == []
+                # the same account in a container of sorts (the runtime folder bind-mounted elsewhere, the host's
+                # process out of sight): served as well; its paths are not the browser's, so an upload is refused
+                container = in_container(account, browser.runtime, tmp_path.parent / f"mnt-{os.getpid()}")
+                async with PeerClient(container) as client:
+                    await screenshot_and_click(client, site)
+                    message = refusal(await client.call_tool("interact", UPLOAD))
+                    assert "upload is refused for a browser reached through a forward" in message, message
 
 
 async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and_survives_a_dropped_link(
@@ -168,8 +179,7 @@ async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and
                     await screenshot_and_click(client, site)
                     assert tcp_and_udp_listeners(tabsight_pids()) == []
                     # a path here is another file (or none) on the browser's machine: refused, not sent
-                    upload = {"action": "upload", "selector": "#target", "files": [str(Path("README.md").resolve())]}
-                    message = refusal(await client.call_tool("interact", upload))
+                    message = refusal(await client.call_tool("interact", UPLOAD))
                     assert "upload is refused for a browser reached through a forward" in message, message
 
                     async def kill_ssh_soon() -> None:

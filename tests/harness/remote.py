@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import pwd
+import shlex
 import shutil
 import signal
 import socket
@@ -70,6 +71,20 @@ def as_peer(account: pwd.struct_passwd, **env: str) -> StdioServerParameters:
     """``tabsight mcp`` as ``account``, with ``env``: for the SDK's client."""
     command, *args = peer_command(account, "mcp")
     return StdioServerParameters(command=command, args=args, env=peer_env(account, **env))
+
+
+def in_container(account: pwd.struct_passwd, runtime: Path, mount: Path, **env: str) -> StdioServerParameters:
+    """``tabsight mcp`` as ``account`` in a container of sorts, as a dev container runs an agent: a mount and a pid
+    namespace of its own (``unshare``), the user's runtime folder bind-mounted at ``mount`` (an empty folder, the
+    mount seen inside only), ``TABSIGHT_RUNTIME_DIR`` naming it, the host's process out of sight."""
+    mount.mkdir(mode=0o755, exist_ok=True)
+    command = shlex.join(peer_command(account, "mcp"))
+    script = f"mount --bind {shlex.quote(str(runtime))} {shlex.quote(str(mount))} && exec {command}"
+    return StdioServerParameters(
+        command="unshare",
+        args=["--mount", "--pid", "--fork", "--mount-proc", "sh", "-c", script],
+        env=peer_env(account, TABSIGHT_RUNTIME_DIR=str(mount), **env),
+    )
 
 
 def owned_by(path: Path, account: pwd.struct_passwd, mode: int = 0o700) -> Path:
