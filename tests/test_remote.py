@@ -175,6 +175,12 @@ async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and
                 info = os.stat(remote)
                 assert stat.S_IMODE(info.st_mode) == 0o600 and info.st_uid == account.pw_uid
                 front = as_peer(account, TABSIGHT_RUNTIME_DIR=str(remote_runtime), TABSIGHT_BROWSER="never")
+                os.chmod(remote, 0o666)  # a forward made with a loose StreamLocalBindMask: refused, said why
+                async with PeerClient(front) as client:
+                    message = refusal(await client.call_tool("observe", {"what": "tabs"}))
+                assert f"{remote} is open to other users (mode 0666)" in message, message
+                assert "StreamLocalBindMask 0177" in message, message
+                os.chmod(remote, 0o600)
                 async with PeerClient(front) as client:
                     await screenshot_and_click(client, site)
                     assert tcp_and_udp_listeners(tabsight_pids()) == []

@@ -62,7 +62,8 @@ def connect_steps() -> str:
         "No browser is connected to tabsight. To connect yours: 1) run `tabsight install` (a Chromium gets the "
         "extension: restart it); 2) in another browser, open chrome://extensions, turn on Developer mode, click "
         f"'Load unpacked' and choose {unpacked_extension()}; 3) keep that browser open. Or unset TABSIGHT_BROWSER "
-        "(or set it to auto) to let tabsight start its own headless Chromium."
+        "(or set it to auto) to let tabsight start its own headless Chromium. Is the browser on another machine "
+        "or outside this container? Then the forward or the mount is missing: docs/remote.md."
     )  # the error's hint adds that `tabsight doctor` names the missing link
 
 

@@ -6,11 +6,12 @@ import asyncio
 import itertools
 import logging
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .. import __version__, acl
 from ..errors import BrowserError, Code
 from ..limits import PROTOCOL_VERSION
 from ..nativehost.peercred import peer
@@ -57,6 +58,10 @@ class HostLink:
                 f"shared with you on purpose, list uid {uid} under peer_uids in your tabsight settings file: "
                 "docs/remote.md).",
             )
+        problem = open_to_others(path)
+        if problem:
+            writer.close()
+            raise BrowserError(Code.FORBIDDEN, problem)
         channel = FrameChannel(reader, writer, name=f"host {path.name}")
         try:
             try:
@@ -160,3 +165,24 @@ class HostLink:
             await self._reader
         except asyncio.CancelledError:
             pass
+
+
+def open_to_others(path: Path) -> str:
+    """Why the socket at ``path`` must not be used: open to other users (a forward's socket made with a loose
+    ``StreamLocalBindMask``, a socket chmod-ed), who could then drive the browser too; '' when it is not (the
+    user's alone, or opened by ACL to the uids the settings file lists, as a host does: nativehost/sharing.py)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return ""  # gone meanwhile: the connection attempt says so
+    mode = stat.S_IMODE(info.st_mode)
+    if not mode & 0o077:
+        return ""
+    users = acl.named_users(path) if not mode & 0o007 else None
+    if users and users.keys() <= peer_uids() | {os.getuid()}:
+        return ""
+    return (
+        f"{path} is open to other users (mode {mode:04o}): whoever can reach it could drive your browser, so "
+        "tabsight does not use it. A forward's socket: set StreamLocalBindMask 0177 (OpenSSH's default) in the "
+        f"sshd_config of this machine and forward again; else `chmod 600 {path}`"
+    )
