@@ -11,7 +11,7 @@ from typing import NamedTuple
 class Peer(NamedTuple):
     """The connecting (or listening) process: its effective uid, and its pid as this process's pid namespace
     sees it (0 when it is in no namespace of ours, as a container's host seen from inside; None where the
-    kernel does not tell, on BSD and macOS)."""
+    kernel does not tell, on the BSDs)."""
 
     uid: int
     pid: int | None
@@ -27,4 +27,7 @@ def peer(sock: socket.socket) -> Peer:
     local_peercred = getattr(socket, "LOCAL_PEERCRED", 0x001)
     creds = sock.getsockopt(0, local_peercred, struct.calcsize("2I") + 16 * 4 + 4)
     _version, uid = struct.unpack_from("2I", creds)
-    return Peer(uid, None)
+    pid = None
+    if sys.platform == "darwin":  # LOCAL_PEERPID (sys/un.h); the BSDs have no such option
+        pid = struct.unpack("i", sock.getsockopt(0, 0x002, struct.calcsize("i")))[0]
+    return Peer(uid, pid)
