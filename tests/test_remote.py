@@ -36,8 +36,8 @@ pytestmark = [
 ]
 
 
-#: an upload of a file in the front's working folder (an allowed root): the checkout's README
-UPLOAD = {"action": "upload", "selector": "#target", "files": [str(Path("README.md").resolve())]}
+#: a file in the front's working folder (an allowed root): the checkout's README
+README = Path("README.md").resolve()
 
 
 class PeerClient:
@@ -74,6 +74,19 @@ async def screenshot_and_click(client, site) -> None:
     assert clicked["action"] == "click", clicked
     seen = payload(await client.call_tool("interact", {"action": "execute", "script": "JSON.stringify(seen)"}))
     assert [event["type"] for event in json.loads(seen["script"]["result"])][-1] == "click", seen
+
+
+async def upload_across(client, site) -> None:
+    """An upload from the agent's side of a forward: the file's bytes are sent, the page's input holds the file,
+    and what the page reads of it is the agent's file (not whatever the browser's machine has at that path)."""
+    payload(await client.call_tool("interact", {"action": "navigate", "url": site.url("/upload.html")}))
+    answer = payload(
+        await client.call_tool("interact", {"action": "upload", "selector": "#files", "files": [str(README)]})
+    )
+    assert answer["input_files"] == [{"name": "README.md", "size": README.stat().st_size}], answer
+    read = "document.querySelector('#files').files[0].text().then((text) => text.split('\\n')[0])"
+    first = payload(await client.call_tool("interact", {"action": "execute", "script": read}))
+    assert first["script"]["result"] == README.read_text().split("\n")[0], first
 
 
 def tcp_and_udp_listeners(pids: set[int]) -> list[str]:
@@ -145,12 +158,11 @@ async def test_a_front_of_another_uid_is_refused_until_the_user_lists_it_then_se
                     await screenshot_and_click(client, site)
                     assert tcp_and_udp_listeners(tabsight_pids()) == []
                 # the same account in a container of sorts (the runtime folder bind-mounted elsewhere, the host's
-                # process out of sight): served as well; its paths are not the browser's, so an upload is refused
+                # process out of sight): served as well; its paths are not the browser's, so an upload sends bytes
                 container = in_container(account, browser.runtime, tmp_path.parent / f"mnt-{os.getpid()}")
                 async with PeerClient(container) as client:
                     await screenshot_and_click(client, site)
-                    message = refusal(await client.call_tool("interact", UPLOAD))
-                    assert "upload is refused for a browser reached through a forward" in message, message
+                    await upload_across(client, site)
 
 
 async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and_survives_a_dropped_link(
@@ -158,7 +170,7 @@ async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and
 ):
     """The account, behind sshd, is the remote machine: its front finds the user's host at the socket ``ssh -R``
     made in its own runtime folder (0600), forwarded to the profile's stable name; it takes a screenshot and
-    clicks; an upload is refused (the path would be read on the browser's machine); a call cut by killing ssh
+    clicks; an upload sends the file's bytes (its path would be read on the browser's machine); a call cut by killing ssh
     ends in a clear error, and once ssh is back the next call works."""
     account = peer_account()
     remote_runtime = owned_by(Path(account.pw_dir) / f"run-{os.getpid()}", account)
@@ -184,9 +196,8 @@ async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and
                 async with PeerClient(front) as client:
                     await screenshot_and_click(client, site)
                     assert tcp_and_udp_listeners(tabsight_pids()) == []
-                    # a path here is another file (or none) on the browser's machine: refused, not sent
-                    message = refusal(await client.call_tool("interact", UPLOAD))
-                    assert "upload is refused for a browser reached through a forward" in message, message
+                    # a path here is another file (or none) on the browser's machine: its bytes are sent
+                    await upload_across(client, site)
 
                     async def kill_ssh_soon() -> None:
                         await anyio.sleep(1.5)

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +134,56 @@ def test_remote_forward_runs_ssh_with_the_profile_s_socket_and_passes_what_follo
         "ssh", "-N", "-o", "ExitOnForwardFailure=yes", "-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=3",
         "-p", "2222", "--weird", "-R", f"/r/host-x.sock:{runtime / 'profile-0f1e2d3c4b5a.sock'}", "me@box",
     ]  # fmt: skip
+
+
+def test_a_sent_file_is_kept_under_its_name_in_a_folder_of_the_host_s_own_and_removed_with_it(tmp_path, monkeypatch):
+    from tabsight.nativehost import received
+
+    monkeypatch.setattr(received.tempfile, "gettempdir", lambda: str(tmp_path))
+    stale = tmp_path / f"{received.PREFIX}4194304"  # a dead host's
+    stale.mkdir()
+    kept = received.Received()
+    first = kept.put({"name": "notes.txt", "data": "aGVsbG8="})
+    second = kept.put({"name": "notes.txt", "data": ""})
+    assert Path(first["path"]).read_bytes() == b"hello" and first["size"] == 5
+    assert Path(second["path"]).name == "notes.txt" and Path(second["path"]) != Path(first["path"])
+    folder = tmp_path / f"{received.PREFIX}{os.getpid()}"
+    assert Path(first["path"]).is_relative_to(folder) and oct(folder.stat().st_mode & 0o777) == "0o700"
+    assert oct(Path(first["path"]).stat().st_mode & 0o777) == "0o600"
+    assert not stale.exists()
+    kept.remove()
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize(
+    "params, problem",
+    [
+        ({"name": "../etc/x", "data": ""}, "must be a file name"),
+        ({"name": "..", "data": ""}, "must be a file name"),
+        ({"name": "a\\b", "data": ""}, "must be a file name"),
+        ({"name": "x" * 256, "data": ""}, "must be a file name"),
+        ({"name": "ok", "data": "not base64!"}, "data is not base64"),
+        ({"name": "ok", "data": 5}, "data must be the file's bytes in base64"),
+        ({"name": "big", "data": "A" * (44 * 2**20)}, "over 32 MiB"),
+    ],
+)
+def test_a_sent_file_that_is_not_a_plain_name_or_not_base64_or_too_big_is_refused(
+    tmp_path, monkeypatch, params, problem
+):
+    from tabsight.nativehost import received
+
+    monkeypatch.setattr(received.tempfile, "gettempdir", lambda: str(tmp_path))
+    with pytest.raises(ValueError, match=problem):
+        received.Received().put(params)
+    assert not list(tmp_path.iterdir())  # nothing written, not even the folder
+
+
+def test_a_host_keeps_at_most_its_cap_of_sent_files(tmp_path, monkeypatch):
+    from tabsight.nativehost import received
+
+    monkeypatch.setattr(received.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(received, "MAX_KEPT", 10)
+    kept = received.Received()
+    kept.put({"name": "a", "data": "aGVsbG8="})  # 5 bytes
+    with pytest.raises(ValueError, match="keeps at most"):
+        kept.put({"name": "b", "data": "aGVsbG8gd29ybGQ="})  # 11 more

@@ -1,6 +1,7 @@
 """File upload (issue 20): interact's upload sets files on a file input, or on the file chooser a click on its target
 opens, through a real MCP client on the real extension; the files are checked first (tabsight.uploads: regular
-files under the allowed folders; tests/test_upload_policy.py has the rules), and only their paths travel.
+files under the allowed folders; tests/test_upload_policy.py has the rules), and only their paths travel
+(across a forward their bytes do: tests/test_remote.py).
 
 tests/pages/upload.html has a visible multiple file input, a button that opens a hidden single-file input, and a
 button that opens nothing; its change handler keeps what each input then holds. tests/realapps/pages/dropzone.html

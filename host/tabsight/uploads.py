@@ -22,7 +22,10 @@ outside the roots, so a regular file with more than one name (``st_nlink`` > 1) 
 upload a copy. Only the resolved path goes to the browser, which reads the file itself when the page asks for it,
 as it reads one the user picked. Here a file is only ``stat``-ed, and only once it is known to be inside a root:
 nothing outside the roots is even looked at. (A file swapped between this check and the browser's read is beyond
-it: whoever can do that can write in an allowed folder already.)
+it: whoever can do that can write in an allowed folder already.) The one exception is a browser reached through a
+forward (docs/remote.md), which would read that path on its own machine: there the front reads the checked file and
+sends its bytes (``BrowserClient.act``, up to ``limits.MAX_RECEIVED_FILE``), and the host keeps them for the
+browser (nativehost/received.py).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ request may take live here and nowhere else in Python.
 from __future__ import annotations
 
 import asyncio
+import base64
 import dataclasses
 import time
 import weakref
@@ -20,6 +21,7 @@ from typing import Any, Protocol
 
 from .. import config, images, uploads
 from ..errors import BrowserError, Code
+from ..nativehost.received import MAX_RECEIVED_FILE
 from ..progress import phase
 from ..protocol import frames
 from ..protocol.methods import Method
@@ -54,13 +56,6 @@ class Transport(Protocol):
         self, method: str, params: dict[str, Any] | None = None, timeout: float = 30.0
     ) -> dict[str, Any]: ...
 
-
-#: why upload refuses a browser reached through a forward
-ACROSS_A_FORWARD = (
-    "upload is refused for a browser reached through a forward (ssh -R, a container's bind mount): a path here "
-    "names another file, or none, on the browser's machine, and tabsight sends no file's bytes across. Put the "
-    "file on the browser's machine and upload it from an agent there, or drive this upload by hand (docs/remote.md)"
-)
 
 #: per transport (one browser's link), the latest screencast frame's encoding: ((tab, frame, format, quality),
 #: pictures). Kept with the link, not the client: a session makes a client for each call.
@@ -400,8 +395,8 @@ class BrowserClient:
         label whose element is gone, replaced or changed is refused (stale_label); ``document``: the document the
         labels are of. ``viewport``: the size the viewport had in the screenshot the points came from; another
         size now is refused (viewport_changed)."""
-        if inputs.get("files") and self.transport.forwarded:
-            raise BrowserError(Code.FORBIDDEN, ACROSS_A_FORWARD)
+        if inputs.get("files") and self.transport.forwarded:  # the paths are ours, not the browser's machine's
+            inputs = {**inputs, "files": [await self._send_file(Path(path)) for path in inputs["files"]]}
         request: dict[str, Any] = {"tab_id": tab_id, "action": action, **target.wire(), **inputs}
         if to is not None:
             request["to"] = to.wire()
@@ -462,6 +457,21 @@ class BrowserClient:
         """``{items, cursor}``: the user's newest ``limit`` picks after id ``since``, newest first, each with its
         cropped picture (``image``: base64 PNG, width, height) when the browser could take one."""
         return await self._ask(Method.PICKS_QUERY, {"since": since, "limit": limit}, QUICK)
+
+    async def _send_file(self, path: Path) -> str:
+        """An allowed file's bytes sent to a host reached through a forward (``files.put``): the path there, which
+        the browser reads (nativehost/received.py)."""
+        size = path.stat().st_size
+        if size > MAX_RECEIVED_FILE:
+            raise BrowserError(
+                Code.BAD_REQUEST,
+                f"upload: {path} is {size} bytes; a browser reached through a forward takes files of at most "
+                f"{MAX_RECEIVED_FILE // 2**20} MiB (their bytes are sent to its machine). Upload a smaller file, or "
+                "from an agent on the browser's machine",
+            )
+        data = base64.b64encode(path.read_bytes()).decode()
+        sent = await self._ask(Method.FILES_PUT, {"name": path.name, "data": data}, 60)
+        return str(sent["path"])
 
     async def ci_result(self, result: dict[str, Any]) -> dict[str, Any]:
         return await self._ask(Method.HOST_CI_RESULT, result, QUICK)

@@ -42,6 +42,7 @@ from ..protocol.framing import MAX_FRAME, FrameTooLarge
 from ..protocol.methods import Method
 from . import sharing
 from .peercred import peer
+from .received import Received
 from .tabs import ClaimRequest, Holder, TabClaims, is_int
 from .whoami import Whoami, identify
 
@@ -158,6 +159,8 @@ class Host:
         self.claims = TabClaims()
         #: session -> whether its tabs are closed when it ends (tabs.claim on_end; closed by default)
         self._close_on_end: dict[str, bool] = {}
+        #: files sent by fronts across a forward for an upload
+        self.received = Received()
 
     @functools.cached_property
     def telemetry(self) -> Telemetry:
@@ -222,6 +225,7 @@ class Host:
             server.close()
             sharing.withdraw(profile, self.socket_path)
             self.socket_path.unlink(missing_ok=True)
+            self.received.remove()
             for pending in self.pending.values():
                 pending.timer.cancel()
                 pending.front.channel.post(
@@ -567,7 +571,12 @@ class Host:
                     other.channel.post(taken)
         return {"taken_over": claim.tab_id, "from": before.wire() if before else None}
 
+    def _put_file(self, front: FrontConnection, params: dict) -> dict:
+        """files.put: a file an upload sent across a forward, kept for the browser to read (received.py)."""
+        return self.received.put(params)
+
     _own_methods = {
+        Method.FILES_PUT.value: _put_file,
         Method.HOST_STATUS.value: _status,
         Method.TELEMETRY_QUERY.value: _query_telemetry,
         Method.HOST_CI_RESULT.value: _ci_result,

@@ -39,12 +39,20 @@ class Method(str, Enum):
     HOST_CI_RESULT = "host.ci_result"
     PICKS_QUERY = "picks.query"
     TABS_CLAIM = "tabs.claim"
+    FILES_PUT = "files.put"
 
     def __str__(self) -> str:
         return self.value
 
 
 HOST = frozenset(
-    {Method.HOST_STATUS, Method.TELEMETRY_QUERY, Method.HOST_CI_RESULT, Method.PICKS_QUERY, Method.TABS_CLAIM}
+    {
+        Method.HOST_STATUS,
+        Method.TELEMETRY_QUERY,
+        Method.HOST_CI_RESULT,
+        Method.PICKS_QUERY,
+        Method.TABS_CLAIM,
+        Method.FILES_PUT,
+    }
 )
 EXTENSION = frozenset(Method) - HOST

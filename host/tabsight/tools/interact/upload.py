@@ -14,7 +14,8 @@ async def upload(session: Session, params: InteractParams, response: Response) -
     """The files checked here (``tabsight.uploads``: refused before anything reaches the browser), then set by the
     extension on the target's file input or on the chooser a click on the target opens. The answer: each file set
     (name, size when checked, path) and what the page's input holds then (``input_files``, read back in the page).
-    Only the files' paths are sent: the browser reads them, tabsight never does."""
+    Only the files' paths are sent: the browser reads them, tabsight does not; to a browser reached through a forward,
+    whose machine has other files at those paths, their bytes are sent instead (``BrowserClient.act``)."""
     files = uploads.checked(params.files or [])
     result = await on_element(session, "upload", target(params), params.tab_id, files=[file.path for file in files])
     response.result = {
