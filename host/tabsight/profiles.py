@@ -25,6 +25,17 @@ from pathlib import Path
 POLL = 0.05
 
 
+def running(pid: int) -> bool:
+    """Whether process ``pid`` is running (someone else's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive
+    return True
+
+
 def group_alive(group: int) -> bool:
     """Whether a process of ``group`` other than this one is running."""
     if os.name != "posix":

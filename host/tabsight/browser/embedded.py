@@ -206,21 +206,11 @@ def sweep_stale_profiles(min_age: float = 60.0) -> list[Path]:
             continue
         if lock is not None:
             host, _, pid = lock.rpartition("-")
-            if host != me or not pid.isdigit() or _running(int(pid)):
+            if host != me or not pid.isdigit() or profiles.running(int(pid)):
                 continue
         shutil.rmtree(profile, ignore_errors=True)
         removed.append(profile)
     return removed
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process: alive
-    return True
 
 
 def isolated_mode() -> bool:

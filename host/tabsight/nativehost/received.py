@@ -20,6 +20,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
+from ..profiles import running
+
 #: the largest file an upload sends to a browser reached through a forward (its bytes, base64, in one socket frame)
 MAX_RECEIVED_FILE = 32 * 1024 * 1024
 #: the folders' names, with the host's pid
@@ -65,7 +67,7 @@ class Received:
             temp = Path(tempfile.gettempdir())
             for stale in temp.glob(f"{PREFIX}*"):  # a host killed before it could remove its own
                 pid = stale.name.removeprefix(PREFIX)
-                if pid.isdigit() and not _alive(int(pid)) and stale.lstat().st_uid == os.getuid():
+                if pid.isdigit() and not running(int(pid)) and stale.lstat().st_uid == os.getuid():
                     shutil.rmtree(stale, ignore_errors=True)
             self.folder = temp / f"{PREFIX}{os.getpid()}"
             shutil.rmtree(self.folder, ignore_errors=True)  # an earlier process's of this pid
@@ -75,16 +77,6 @@ class Received:
     def remove(self) -> None:
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _plain_name(name: str) -> bool:
