@@ -171,7 +171,8 @@ async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and
     """The account, behind sshd, is the remote machine: its front finds the user's host at the socket ``ssh -R``
     made in its own runtime folder (0600), forwarded to the profile's stable name; it takes a screenshot and
     clicks; an upload sends the file's bytes (its path would be read on the browser's machine); a call cut by killing ssh
-    ends in a clear error, and once ssh is back the next call works."""
+    ends in a clear error, and once ssh is back the next call works; so does one after the user restarts the browser,
+    through the same forward."""
     account = peer_account()
     remote_runtime = owned_by(Path(account.pw_dir) / f"run-{os.getpid()}", account)
     with Sshd(tmp_path / "sshd", account) as sshd:
@@ -215,6 +216,12 @@ async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and
 
                     ssh.wait(10)
                     ssh = sshd.forward(remote, browser.runtime)
+                    await screenshot_and_click(client, site)
+
+                    # the user restarts the browser: a new host, the same profile's socket name, the same forward
+                    browser.quit()
+                    browser.start(site.url("/clicks.html"))
+                    assert ssh.poll() is None
                     await screenshot_and_click(client, site)
                 # the agent's side has no browser and no host manifest: doctor takes the forwarded host as its own
                 doctor = subprocess.run(peer_command(account, "doctor"), env=remote_env, capture_output=True, text=True)
