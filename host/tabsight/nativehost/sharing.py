@@ -23,8 +23,6 @@ from .. import acl, settings
 
 log = logging.getLogger("tabsight.host")
 
-PROFILE_NAME = re.compile(r"profile-[0-9a-f]{12}\.sock")
-
 
 def profile_socket(runtime: Path, profile_id: str) -> Path | None:
     """The profile's stable socket name, or None for an id that gives none (no hex digits to speak of)."""
