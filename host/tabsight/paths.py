@@ -14,14 +14,14 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 import platformdirs
 
-from . import config
+from . import acl, config
+from .settings import peer_uids
 
 
 def extension_dir() -> Path:
@@ -188,13 +188,11 @@ def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str, pe
     With ``peers`` (the runtime folder), the user's settings file has a say (``settings.peer_uids``, read only
     when it matters): the folder may belong to a listed uid (a browser's user's folder, bind-mounted into a
     container whose agent runs as another uid), and may be open to listed uids by an ACL that lets them read and
-    enter but not write (what a host grants them, ``nativehost.peers``).
+    enter but not write (what a host grants them, nativehost/sharing.py).
     """
     me = os.getuid()
 
     def listed() -> frozenset[int]:
-        from .settings import peer_uids
-
         return peer_uids() if peers else frozenset()
 
     def refused(folder: Path, problem: str, remedy: str = "") -> FolderError:
@@ -276,27 +274,24 @@ def owned_folder(path: Path, what: str, *, own: bool = False, elsewhere: str, pe
                 else ""
             ),
         )
-    if stat.S_IMODE(info.st_mode) & 0o077 and not _opened_to_peers(real, info, listed):
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o077 and not open_only_to(real, mode, listed() | {me}, writable=False):
         if not (made or own):
             raise refused(real, f"is open to {_others(info.st_mode)} (mode {_mode(info)})", f"`chmod 700 {real}`")
         os.chmod(real, 0o700)
     return real
 
 
-def _opened_to_peers(folder: Path, info: os.stat_result, listed: Callable[[], frozenset[int]]) -> bool:
-    """Is ``folder`` open beyond its owner only as a host opens it: by an ACL naming uids of ``listed()`` (or the
-    user, in another's folder), none of them allowed to write, and no one else (``acl.named_users``)?"""
-    if stat.S_IMODE(info.st_mode) & 0o027:  # write for the group (the mask), or anything for others
+def open_only_to(path: Path, mode: int, uids: frozenset[int], *, writable: bool) -> bool:
+    """Is ``path``, of permission bits ``mode``, open beyond its owner only as a host opens it (nativehost/sharing.py):
+    by an ACL naming some of ``uids`` and no one else (``acl.named_users``), none of them allowed to write unless
+    ``writable`` (a socket, which takes writing to connect to)? For the runtime folder and the sockets in it."""
+    if mode & (0o007 if writable else 0o027):  # anything for others; where not writable, write for the group (the mask)
         return False
-    from . import acl
-
-    users = acl.named_users(folder)
-    return (
-        users is not None
-        and bool(users)
-        and users.keys() <= listed() | {os.getuid()}
-        and not any(bits & acl.WRITE for bits in users.values())
-    )
+    users = acl.named_users(path)
+    if not users:  # no ACL (the mode alone opens it), or one that opens it to a group or to others
+        return False
+    return users.keys() <= uids and (writable or not any(bits & acl.WRITE for bits in users.values()))
 
 
 def make_folders(path: Path) -> Path:

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, acl
+from .. import __version__
 from ..errors import BrowserError, Code
 from ..limits import PROTOCOL_VERSION
 from ..nativehost.peercred import peer
+from ..paths import open_only_to
 from ..protocol import frames
 from ..protocol.channel import FrameChannel
 from ..protocol.framing import MAX_FRAME, FrameTooLarge
@@ -172,14 +173,10 @@ def open_to_others(path: Path) -> str:
     ``StreamLocalBindMask``, a socket chmod-ed), who could then drive the browser too; '' when it is not (the
     user's alone, or opened by ACL to the uids the settings file lists, as a host does: nativehost/sharing.py)."""
     try:
-        info = os.lstat(path)
+        mode = stat.S_IMODE(os.lstat(path).st_mode)
     except OSError:
         return ""  # gone meanwhile: the connection attempt says so
-    mode = stat.S_IMODE(info.st_mode)
-    if not mode & 0o077:
-        return ""
-    users = acl.named_users(path) if not mode & 0o007 else None
-    if users and users.keys() <= peer_uids() | {os.getuid()}:
+    if not mode & 0o077 or open_only_to(path, mode, peer_uids() | {os.getuid()}, writable=True):
         return ""
     return (
         f"{path} is open to other users (mode {mode:04o}): whoever can reach it could drive your browser, so "

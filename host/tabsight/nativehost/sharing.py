@@ -74,17 +74,16 @@ def refusal(uid: int) -> str:
     )
 
 
-def let_peers_in(runtime: Path, socket_path: Path) -> frozenset[int]:
-    """Open the runtime folder (read, enter) and the socket (read, write) to the listed uids, by ACL; the uids
-    let in (none when the list is empty, or where the file system keeps no ACLs: logged)."""
+def let_peers_in(runtime: Path, socket_path: Path) -> None:
+    """Open the runtime folder (read, enter) and the socket (read, write) to the listed uids, by ACL (nothing when
+    the list is empty; logged where the file system keeps no ACLs)."""
     uids = settings.peer_uids() - {os.getuid()}
     if not uids:
-        return frozenset()
+        return
     try:
         acl.grant(runtime, uids, acl.READ | acl.EXECUTE)
         acl.grant(socket_path, uids, acl.READ | acl.WRITE)
     except OSError as exc:
         log.warning("cannot let uids %s in (peer_uids): %s", ", ".join(map(str, sorted(uids))), exc)
-        return frozenset()
+        return
     log.info("uids %s may connect (peer_uids)", ", ".join(map(str, sorted(uids))))
-    return uids
