@@ -9,13 +9,13 @@ import base64
 import json
 import os
 import urllib.parse
-from contextlib import contextmanager
 
 import anyio
 import pytest
 
 from conftest import mcp_client
 from harness.calls import payload, refusal, text_of
+from harness.remote import settings_file
 from tabsight.paths import extension_origin
 from tabsight.settings import settings_path
 
@@ -51,22 +51,9 @@ async def on_site(browser, site):
             await client.call_tool("interact", {"action": "navigate", "url": site.url(f"/set-cookie?{query}")})
 
 
-@contextmanager
 def user_settings(content: dict):
     """The user's settings file, as they would write it (0600), for the test's length; any earlier one put back."""
-    path = settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    before = path.read_bytes() if path.exists() else None
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as file:
-        json.dump(content, file)
-    try:
-        yield path
-    finally:
-        if before is None:
-            path.unlink()
-        else:
-            path.write_bytes(before)
+    return settings_file(settings_path(), content)
 
 
 # -- case 1: code in tabsight's own extension -----------------------------------------------------------------
