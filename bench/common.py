@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import anyio
 from mcp import Client
@@ -30,9 +31,11 @@ if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
 
 # after tests/ is on sys.path; percentile, serve and workspace are here for the scripts
-from harness.calls import Failed, percentile, text_of  # noqa: E402, F401
+from harness.calls import Failed, payload, percentile, text_of  # noqa: E402
 from harness.processes import alive, descendants, host_pids, parent, pss_kb, rss_kb  # noqa: E402
 from harness.servers import CHROMIUM, serve, tabsight_server, workspace  # noqa: E402, F401
+
+T = TypeVar("T")
 
 #: where the peers are looked for (bench/peers/install.sh puts them there, at pinned versions); a script skips
 #: a peer that is missing
@@ -224,6 +227,28 @@ def url_servers(
 
 
 # -- processes and memory (Linux /proc) -----------------------------------------------------
+
+
+async def tool_answer(client: Client, tool: str, arguments: dict) -> dict:
+    """The JSON answer of a tool call that must succeed."""
+    return payload(await client.call_tool(tool, arguments))
+
+
+async def p50_p90(
+    call: Callable[[], Awaitable[T]], calls: int, warmup: int, check: Callable[[T], None] | None = None
+) -> dict[str, float]:
+    """The p50 and p90 (ms, one decimal) of ``calls`` awaits of ``call``, after ``warmup`` uncounted ones;
+    ``check`` looks at each answer, outside the time taken."""
+    times = []
+    for n in range(warmup + calls):
+        started = time.perf_counter()
+        answer = await call()
+        took = (time.perf_counter() - started) * 1000
+        if n >= warmup:
+            times.append(took)
+        if check is not None:
+            check(answer)
+    return {"p50": round(percentile(times, 0.5), 1), "p90": round(percentile(times, 0.9), 1)}
 
 
 def child_pids() -> set[int]:

@@ -20,15 +20,15 @@ import argparse
 import json
 import sys
 import tempfile
-import time
+from functools import partial
 from pathlib import Path
 
 import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from harness.calls import payload, percentile
+from common import p50_p90, tool_answer  # first: puts tests/ on sys.path
+from harness.calls import payload
 from harness.desktop import Desktop
 from harness.servers import serve_folder
 
@@ -36,6 +36,15 @@ PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
 RESULTS = Path(__file__).resolve().parent / "results" / "headed.json"
 WARMUP = 3
 TARGETS = {"screenshot": 1.5, "click": 2.0}
+
+
+def as_left(desktop: Desktop, window: int, state: str, cover: int | None, answer: dict) -> None:
+    """A click's answer names the button, and the window is as the user left it (the cover on top; minimized)."""
+    assert answer["target"]["name"] == "Press"
+    if state == "covered":
+        assert desktop.top_window() == cover, "the browser came up over the cover"
+    if state == "minimized":
+        assert desktop.window_state(window) == "Iconic", "the window was un-minimized"
 
 
 async def measure(calls: int) -> dict:
@@ -54,34 +63,15 @@ async def measure(calls: int) -> dict:
             for state in ("visible", "covered", "minimized"):
                 desktop.uncover()
                 desktop.activate(window)
-                if state == "covered":
-                    cover = desktop.cover()
-                elif state == "minimized":
+                cover = desktop.cover() if state == "covered" else None
+                if state == "minimized":
                     desktop.minimize(window)
-                results[state] = {}
-                for tool, arguments in (
-                    ("screenshot", {"format": "jpeg"}),
-                    ("click", {"action": "click", "selector": "#press"}),
-                ):
-                    times = []
-                    for n in range(WARMUP + calls):
-                        started = time.perf_counter()
-                        answer = payload(
-                            await client.call_tool("interact" if tool == "click" else "screenshot", arguments)
-                        )
-                        took = (time.perf_counter() - started) * 1000
-                        if n >= WARMUP:
-                            times.append(took)
-                        if tool == "click":
-                            assert answer["target"]["name"] == "Press"
-                            if state == "covered":
-                                assert desktop.top_window() == cover, "the browser came up over the cover"
-                            if state == "minimized":
-                                assert desktop.window_state(window) == "Iconic", "the window was un-minimized"
-                    results[state][tool] = {
-                        "p50": round(percentile(times, 0.5), 1),
-                        "p90": round(percentile(times, 0.9), 1),
-                    }
+                screenshot = partial(tool_answer, client, "screenshot", {"format": "jpeg"})
+                click = partial(tool_answer, client, "interact", {"action": "click", "selector": "#press"})
+                results[state] = {
+                    "screenshot": await p50_p90(screenshot, calls, WARMUP),
+                    "click": await p50_p90(click, calls, WARMUP, partial(as_left, desktop, window, state, cover)),
+                }
     finally:
         desktop.close()
         server.shutdown()

@@ -20,15 +20,15 @@ import json
 import os
 import sys
 import tempfile
-import time
+from functools import partial
 from pathlib import Path
 
 import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-import common  # noqa: F401  (tests/ on sys.path)
-from harness.calls import payload, percentile
+from common import p50_p90, tool_answer  # first: puts tests/ on sys.path
+from harness.calls import payload
 from harness.remote import Sshd, as_peer, in_container, owned_by, peer_account, settings_file
 from harness.servers import serve_folder
 from harness.usersbrowser import UsersBrowser
@@ -48,13 +48,7 @@ async def timed(params: StdioServerParameters, url: str, calls: int) -> dict:
         payload(await client.call_tool("interact", {"action": "navigate", "url": url}))
         figures = {}
         for name, tool, arguments in CALLS:
-            times = []
-            for n in range(WARMUP + calls):
-                started = time.perf_counter()
-                payload(await client.call_tool(tool, arguments))
-                if n >= WARMUP:
-                    times.append((time.perf_counter() - started) * 1000)
-            figures[name] = {"p50": round(percentile(times, 0.5), 1), "p90": round(percentile(times, 0.9), 1)}
+            figures[name] = await p50_p90(partial(tool_answer, client, tool, arguments), calls, WARMUP)
         return figures
 
 
