@@ -19,11 +19,9 @@ from pathlib import Path
 
 import anyio
 import pytest
-from mcp import ClientSession
-from mcp.client.stdio import stdio_client
 from PIL import Image
 
-from conftest import users_browser
+from conftest import mcp_client, users_browser
 from harness.calls import payload, refusal
 from harness.remote import Sshd, as_peer, in_container, owned_by, peer_account, peer_command, peer_env, settings_file
 from tabsight import acl
@@ -38,25 +36,6 @@ pytestmark = [
 
 #: a file in the front's working folder (an allowed root): the checkout's README
 README = Path("README.md").resolve()
-
-
-class PeerClient:
-    """The SDK's client on ``tabsight mcp`` run as the second account."""
-
-    def __init__(self, params) -> None:
-        self.params = params
-
-    async def __aenter__(self) -> ClientSession:
-        self._streams = stdio_client(self.params)
-        read, write = await self._streams.__aenter__()
-        self._session = ClientSession(read, write)
-        client = await self._session.__aenter__()
-        await client.initialize()
-        return client
-
-    async def __aexit__(self, *exc) -> None:
-        await self._session.__aexit__(*exc)
-        await self._streams.__aexit__(*exc)
 
 
 def picture(result) -> Image.Image:
@@ -135,7 +114,7 @@ async def test_a_front_of_another_uid_is_refused_until_the_user_lists_it_then_se
         with settings_file(settings_path(), {}):  # the user has listed no one
             async with users_browser(None, tmp_path / "first", site.url("/clicks.html")) as (_client, browser):
                 front = as_peer(account, TABSIGHT_RUNTIME_DIR=str(browser.runtime), TABSIGHT_BROWSER="never")
-                async with PeerClient(front) as client:
+                async with mcp_client(server=front) as client:
                     message = refusal(await client.call_tool("observe", {"what": "tabs"}))
                 assert f"may not be opened by your uid ({account.pw_uid})" in message, message
                 assert "peer_uids" in message and "No browser is connected" not in message, message
@@ -143,7 +122,7 @@ async def test_a_front_of_another_uid_is_refused_until_the_user_lists_it_then_se
                 (socket_path,) = browser.runtime.glob("host-*.sock")
                 acl.grant(browser.runtime, {account.pw_uid}, acl.READ | acl.EXECUTE)  # setfacl -m u:peer:rx
                 acl.grant(socket_path, {account.pw_uid}, acl.READ | acl.WRITE)
-                async with PeerClient(front) as client:
+                async with mcp_client(server=front) as client:
                     message = refusal(await client.call_tool("observe", {"what": "tabs"}))
                 assert f"uid {account.pw_uid} is not listed" in message, message
                 assert "No browser is connected" not in message, message
@@ -154,13 +133,13 @@ async def test_a_front_of_another_uid_is_refused_until_the_user_lists_it_then_se
                 assert acl.named_users(socket_path) == {account.pw_uid: acl.READ | acl.WRITE}
                 assert acl.named_users(browser.runtime) == {account.pw_uid: acl.READ | acl.EXECUTE}
                 front = as_peer(account, TABSIGHT_RUNTIME_DIR=str(browser.runtime), TABSIGHT_BROWSER="never")
-                async with PeerClient(front) as client:
+                async with mcp_client(server=front) as client:
                     await screenshot_and_click(client, site)
                     assert tcp_and_udp_listeners(tabsight_pids()) == []
                 # the same account in a container of sorts (the runtime folder bind-mounted elsewhere, the host's
                 # process out of sight): served as well; its paths are not the browser's, so an upload sends bytes
                 container = in_container(account, browser.runtime, tmp_path.parent / f"mnt-{os.getpid()}")
-                async with PeerClient(container) as client:
+                async with mcp_client(server=container) as client:
                     await screenshot_and_click(client, site)
                     await upload_across(client, site)
 
@@ -189,12 +168,12 @@ async def test_a_front_on_another_machine_reaches_the_users_host_through_ssh_and
                 assert stat.S_IMODE(info.st_mode) == 0o600 and info.st_uid == account.pw_uid
                 front = as_peer(account, TABSIGHT_RUNTIME_DIR=str(remote_runtime), TABSIGHT_BROWSER="never")
                 os.chmod(remote, 0o666)  # a forward made with a loose StreamLocalBindMask: refused, said why
-                async with PeerClient(front) as client:
+                async with mcp_client(server=front) as client:
                     message = refusal(await client.call_tool("observe", {"what": "tabs"}))
                 assert f"{remote} is open to other users (mode 0666)" in message, message
                 assert "StreamLocalBindMask 0177" in message, message
                 os.chmod(remote, 0o600)
-                async with PeerClient(front) as client:
+                async with mcp_client(server=front) as client:
                     await screenshot_and_click(client, site)
                     assert tcp_and_udp_listeners(tabsight_pids()) == []
                     # a path here is another file (or none) on the browser's machine: its bytes are sent
