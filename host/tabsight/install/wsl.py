@@ -19,20 +19,18 @@ mode): a Windows browser does not read WSL's ``External Extensions``, and policy
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 from pathlib import Path, PureWindowsPath
 from typing import TextIO
 
-from tabsight import NATIVE_HOST_NAME
 from tabsight.browsers import BROWSERS
 from tabsight.install import hostenv
-from tabsight.nativehost.manifest import DESCRIPTION, write_atomic
-from tabsight.paths import data_dir, extension_dir, extension_ids, extension_origin, runtime_dir
+from tabsight.install.detect import registry_key
+from tabsight.nativehost.manifest import launcher_text, write_atomic, write_manifest
+from tabsight.paths import data_dir, extension_dir, runtime_dir
 
 #: what --wsl writes in the Windows folder
 MANIFEST_NAME = "dev.tabsight.host.json"
@@ -49,32 +47,17 @@ class WslError(Exception):
 
 def registry_keys() -> list[str]:
     """The HKCU subkeys Windows browsers read a native host's manifest from, one per vendor path."""
-    paths = dict.fromkeys(browser.registry_path for browser in BROWSERS if browser.platform == "win32")
-    return [rf"Software\{path}\NativeMessagingHosts\{NATIVE_HOST_NAME}" for path in paths if path]
+    return list(
+        dict.fromkeys(
+            registry_key(browser) for browser in BROWSERS if browser.platform == "win32" and browser.registry_path
+        )
+    )
 
 
 def batch_text(distribution: str, launcher: str) -> str:
     """The batch file the manifest names: its stdio and Chrome's arguments (the caller's origin, a parent
     window) handed to the Linux launcher in ``distribution``."""
     return f'@echo off\r\nwsl.exe --distribution {distribution} --exec "{launcher}" %*\r\n'
-
-
-def launcher_text(python: str, data: Path, runtime: Path) -> str:
-    """The Linux launcher ``wsl.exe`` runs: the host with the data folder and the runtime folder pinned."""
-    return (
-        f"#!/bin/sh\nTABSIGHT_DATA_DIR={shlex.quote(str(data))} TABSIGHT_RUNTIME_DIR={shlex.quote(str(runtime))} "
-        f'exec {shlex.quote(python)} -m tabsight host "$@"\n'
-    )
-
-
-def manifest(batch: str) -> dict:
-    return {
-        "name": NATIVE_HOST_NAME,
-        "description": DESCRIPTION,
-        "path": batch,  # relative: Chrome on Windows takes it from the manifest's folder
-        "type": "stdio",
-        "allowed_origins": [extension_origin(extension) for extension in extension_ids()],
-    }
 
 
 def reg_text(manifest_path: PureWindowsPath) -> str:
@@ -94,12 +77,12 @@ def install(
     data = data or data_dir()
     data.mkdir(parents=True, exist_ok=True)
     launcher = data / LAUNCHER_NAME
-    write_atomic(launcher, launcher_text(python, data, runtime_dir()), mode=0o755)
+    write_atomic(launcher, launcher_text(python, "linux", data, runtime_dir()), mode=0o755)
     windows_folder.mkdir(parents=True, exist_ok=True)
     batch = windows_folder / BATCH_NAME
     write_atomic(batch, batch_text(distribution, str(launcher)))
     manifest_file = windows_folder / MANIFEST_NAME
-    write_atomic(manifest_file, json.dumps(manifest(BATCH_NAME), indent=2) + "\n")
+    write_manifest(manifest_file, Path(BATCH_NAME))  # relative: Windows takes it from the manifest's folder
     reg = windows_folder / REG_NAME
     reg.write_text("\ufeff" + reg_text(windows_path / MANIFEST_NAME), encoding="utf-16-le")
     extension = windows_folder / "extension"

@@ -37,14 +37,20 @@ def launcher_path(directory: Path, platform: str = sys.platform) -> Path:
     return directory / ("tabsight-host.bat" if platform == "win32" else "tabsight-host")
 
 
-def launcher_text(python: str, platform: str = sys.platform, data: Path | None = None) -> str:
+def launcher_text(
+    python: str, platform: str = sys.platform, data: Path | None = None, runtime: Path | None = None
+) -> str:
     """Arguments Chrome passes (the caller's origin, on Windows a parent window) are forwarded; the host is
-    told the data folder the launcher is in (which extension ids it accepts: paths.extension_ids)."""
+    told the data folder the launcher is in (which extension ids it accepts: paths.extension_ids), and on POSIX
+    the runtime folder when given (``install --wsl``'s launcher, which ``wsl.exe --exec`` starts with no shell)."""
     data = data or data_dir()
     if platform == "win32":
         folder = subprocess.list2cmdline([f"TABSIGHT_DATA_DIR={data}"])
         return f"@echo off\r\nset {folder}\r\n{subprocess.list2cmdline([python])} -m tabsight host %*\r\n"
-    return f'#!/bin/sh\nTABSIGHT_DATA_DIR={shlex.quote(str(data))} exec {shlex.quote(python)} -m tabsight host "$@"\n'
+    pinned = f"TABSIGHT_DATA_DIR={shlex.quote(str(data))} "
+    if runtime is not None:
+        pinned += f"TABSIGHT_RUNTIME_DIR={shlex.quote(str(runtime))} "
+    return f'#!/bin/sh\n{pinned}exec {shlex.quote(python)} -m tabsight host "$@"\n'
 
 
 def write_launcher(
