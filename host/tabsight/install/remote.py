@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import BrowserError
+from ..nativehost.sharing import profile_digits
 from ..paths import FolderError, runtime_dir
 
 NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -66,8 +67,8 @@ def _profile_socket(profile: str | None, err: TextIO) -> Path | None:
     """The stable socket of the user's browser profile to forward: the only one running, or ``profile``'s."""
     sockets = sorted(runtime_dir().glob("profile-*.sock"))
     if profile:
-        digits = re.sub(r"[^0-9a-f]", "", profile.lower())
-        sockets = [path for path in sockets if digits and path.stem.removeprefix("profile-").startswith(digits[:12])]
+        digits = profile_digits(profile)
+        sockets = [path for path in sockets if digits and path.stem.removeprefix("profile-").startswith(digits)]
     if len(sockets) == 1:
         return sockets[0]
     if not sockets:

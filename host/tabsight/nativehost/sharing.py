@@ -26,8 +26,13 @@ log = logging.getLogger("tabsight.host")
 
 def profile_socket(runtime: Path, profile_id: str) -> Path | None:
     """The profile's stable socket name, or None for an id that gives none (no hex digits to speak of)."""
-    digits = re.sub(r"[^0-9a-f]", "", profile_id.lower())[:12]
+    digits = profile_digits(profile_id)
     return runtime / f"profile-{digits}.sock" if len(digits) == 12 else None
+
+
+def profile_digits(profile_id: str) -> str:
+    """What of a profile id names its socket: its first 12 hex digits (fewer, from an id the user shortened)."""
+    return re.sub(r"[^0-9a-f]", "", profile_id.lower())[:12]
 
 
 def publish(socket_path: Path, profile_id: str) -> Path | None:
