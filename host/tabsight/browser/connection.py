@@ -30,7 +30,7 @@ from typing import Any, Literal, cast
 
 from .. import __version__, config
 from ..errors import BrowserError, Code, ToolError
-from ..paths import extension_dir, host_socket_paths, installed_extension_dir, installed_for_a_browser
+from ..paths import extension_dir, installed_extension_dir, installed_for_a_browser
 from ..progress import phase
 from . import embedded
 from .client import BrowserClient, Transport
@@ -732,10 +732,7 @@ class BrowserConnection:
         browser = embedded.started_ahead()
         if browser is None:
             return
-        deadline = time.monotonic() + embedded.LAUNCH_TIMEOUT
-        while not host_socket_paths() and browser.process.poll() is None and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
-        if browser.process.poll() is not None or not host_socket_paths():
+        if not await asyncio.to_thread(browser.wait_up):
             return
         try:
             await self._current()

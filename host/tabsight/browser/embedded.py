@@ -109,6 +109,14 @@ class EmbeddedBrowser:
     profile: Path
     token: str
 
+    def wait_up(self, timeout: float = LAUNCH_TIMEOUT) -> bool:
+        """Wait until a host listens in the runtime folder (this browser's, once it started none before it);
+        whether one does (False: the browser ended, or ``timeout`` passed)."""
+        deadline = time.monotonic() + timeout
+        while not host_socket_paths() and self.process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return self.process.poll() is None and bool(host_socket_paths())
+
     def log_tail(self, lines: int = 15) -> str:
         try:
             text = (self.profile / "browser.log").read_text(errors="replace")
@@ -363,9 +371,7 @@ def launch_ahead(headless: bool, linger: float | None = None, isolated: bool = F
 
 
 def _hold_until_up(browser: EmbeddedBrowser, lock: LaunchLock) -> None:
-    deadline = time.monotonic() + LAUNCH_TIMEOUT
-    while not host_socket_paths() and browser.process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.005)
+    browser.wait_up()
     lock.release()
 
 
