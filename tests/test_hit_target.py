@@ -8,6 +8,7 @@ their label. Each page keeps in ``window.record`` what each element really recei
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 
@@ -224,3 +225,19 @@ async def test_a_delete_button_that_removes_its_own_row_is_one_successful_click(
             clicked = payload(await act(client, action="click", **target))
             assert clicked["did"].startswith("click at") and "located it again" not in clicked["did"]
             assert (await recorded(client))["deleted"] == ["Bucket"]
+
+
+async def test_an_option_picked_on_its_press_is_answered_as_pressed_not_refused_as_stale(browser, site):
+    """choices.js and react-select pick an option on its mousedown and remove the list at once. Before: the
+    click's release found the option gone, was held back, and the click was tried again on a label that no longer
+    was: 'stale', though the page had picked the option. Now the answer says the press reached the option and the
+    page removed it then; nothing else got the release or a click, and the option was picked once."""
+    async with mcp_client() as client:
+        await goto(client, site, "pick-on-down.html")
+        payload(await act(client, action="click", selector="#shown"))
+        look = await client.call_tool("observe", {"what": "page", "annotate_screenshot": True, "image": False})
+        cygnus = int(re.search(r'(\d+) option "Cygnus"', look.content[0].text)[1])
+        clicked = payload(await act(client, action="click", label=cygnus))
+        assert "the page removed it as it was pressed" in clicked["did"], clicked
+        record = await recorded(client)
+        assert record == {"picked": ["Cygnus"], "ups": [], "clicks": []}, record

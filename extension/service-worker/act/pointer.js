@@ -146,6 +146,9 @@ export async function aimAndPress(tabId, action, selector, point, viewport, clic
   for (let attempt = 1; ; attempt++) {
     const aimed = await abortable(inPage(tabId, 'aim', selector, point, action, completion(action, press)), signal);
     if (aimed.error) {
+      // the first press reached the target and the page removed it then: its answer to the press (a dropdown
+      // that picks an option on mousedown), not a miss; there is nothing to press again
+      if (moved?.pressed && moved.gone) return pressedAway(press, moved);
       throw new TabsightError(aimed.error, moved ? `${aimed.message} (${movedNote(moved)})` : aimed.message);
     }
     const { x, y, guard, target } = aimed;
@@ -180,7 +183,8 @@ export async function aimAndPress(tabId, action, selector, point, viewport, clic
       return selector ? { did, target } : { did, target, received: report?.received ?? null };
     }
     if (attempt === 1) {
-      moved = { ...missed, where };
+      const pressed = missed.when === 'press' && (report?.passed ?? []).some((type) => PRESSES.has(type));
+      moved = { ...missed, where, target, pressed };
       continue;
     }
     throw new TabsightError(Code.ELEMENT_COVERED, missedMessage(action, selector, target, missed, where));
@@ -284,6 +288,20 @@ function sameViewport(expected, now, where) {
   throw new TabsightError(Code.VIEWPORT_CHANGED,
     `Did not act at ${where}: the viewport is ${now.width}x${now.height} now, and was ` +
     `${expected.width}x${expected.height} in the screenshot these coordinates came from.`);
+}
+
+const PRESSES = new Set(['pointerdown', 'mousedown']);
+
+// A click whose press reached its target, which the page then removed: what
+// the page did with the press is its answer (page_changes says it), and the
+// release and click, held back, went to nothing else.
+function pressedAway(press, moved) {
+  return {
+    did: `${clickName(press)} at ${moved.where}: the press reached it, and the page removed it as it was pressed ` +
+      `(as a dropdown that picks on mousedown does); its release and click were held back from ${moved.now}, ` +
+      'which came under the pointer',
+    target: moved.target,
+  };
 }
 
 function movedNote(moved) {
