@@ -1,7 +1,7 @@
 """The browser starts as the session opens (issue "The first call answers at once"): ``TABSIGHT_START_AHEAD``, on
 by default, starts tabsight's own browser at the MCP client's opening request when it is the browser calls will
 use; the session links to it once it is up, so it ends as after any session, its linger time after the client
-quits. None is started when a browser of the user's is connected, or with the setting off.
+quits (a session that quits before then ends it at once: nobody used it). None is started when a browser of the user's is connected, or with the setting off.
 
 Real ``tabsight mcp`` processes through the SDK's client, each on a runtime folder of its own (the suite's other
 sessions share one browser, and run with the setting off: tests/conftest.py).
@@ -20,6 +20,8 @@ from PIL import Image
 from conftest import front_env, mcp_client
 from harness.processes import alive, host_pids, wait_until
 from harness.usersbrowser import UsersBrowser
+from tabsight.browser.client import BrowserClient
+from tabsight.browser.link import HostLink
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
@@ -50,10 +52,23 @@ async def test_a_session_that_only_lists_tools_gets_a_browser_which_ends_after_t
         await client.list_tools()
         assert wait_until(lambda: host_pids(runtime), WITHIN), "no browser was started as the session opened"
         (host,) = host_pids(runtime)
+        await linked(runtime)
     quit_at = time.monotonic()
     assert alive(host), "the browser ended with the session: it should linger"
     assert wait_until(lambda: not alive(host), LINGER + 20), "the browser outlived its linger time"
     assert time.monotonic() - quit_at >= LINGER - 0.5  # it lingered, as after any session
+
+
+async def linked(runtime) -> None:
+    """Wait until the session has linked to the browser started ahead: its host counts it, besides this look."""
+    (path,) = runtime.glob("host-*.sock")
+    link = await HostLink.open(path, "test-look", 5)
+    try:
+        with anyio.fail_after(WITHIN):
+            while (await BrowserClient(link).status())["fronts"] < 2:
+                await anyio.sleep(0.05)
+    finally:
+        await link.close()
 
 
 async def test_the_first_call_uses_the_browser_started_ahead(runtime, site):
