@@ -1,7 +1,7 @@
 """Pages of libraries tabsight's discovery was not written against (issue 30), driven as an agent would.
 
 Each page of tests/realapps/unseen (Excalidraw 0.18, Material Web, Ionic, Fluent UI web components,
-TodoMVC's AngularJS app, Naive UI, Blueprint) is served from tests/realapps/ and, through the MCP SDK
+TodoMVC's AngularJS app, Naive UI, Blueprint; tom-select, choices.js and slim-select on one form) is served from tests/realapps/ and, through the MCP SDK
 client on the embedded headless Chromium, a scripted agent: navigates to it and waits until it is quiet
 (harness.realapps.load), observes it with an annotated screenshot, finds its target among the annotations
 by role and name (harness.realapps.mark: a miss lists every annotation there was), acts on it by its
@@ -367,3 +367,49 @@ async def test_blueprint_tree_carets_are_marked_and_a_click_expands_the_node(age
     assert await page_says(client, *BP_DOCS_EXPANDED) == BP_DOCS_EXPANDED[1], (
         "the docs folder is not expanded after its caret's click"
     )
+
+
+# -- select-replacement widgets: tom-select, choices.js, slim-select -------------------------------------------
+
+#: each widget's <select>, the option to pick (its text), its value, and what the widget shows of its choice
+SELECT_WIDGETS = [
+    ("Room", "#room", "Cygnus", "c", "document.querySelector('.ts-control .item')?.textContent"),
+    ("Floor", "#floor", "Third", "3", "document.querySelector('.choices__list--single .choices__item')?.textContent"),
+    ("Wing", "#wing", "East", "e", "document.querySelector('.ss-main .ss-single')?.textContent"),
+    ("Meal", "#meal", "Vegetarian", "veg", "document.getElementById('meal').selectedOptions[0].text"),
+]
+
+
+def picked(selector: str, shows: str) -> str:
+    return f"[document.querySelector({selector!r}).value, {shows}]"
+
+
+@pytest.mark.parametrize(
+    ("name", "selector", "option", "value", "shows"), SELECT_WIDGETS, ids=[w[0] for w in SELECT_WIDGETS]
+)
+async def test_select_on_a_widgets_hidden_select_picks_through_the_widget_so_the_page_shows_it(
+    agent, name, selector, option, value, shows
+):
+    """Before: ``select`` on the <select> a widget hides set it natively; the form held the option and the widget
+    went on showing the old one (none of these libraries follows its <select>). Now the widget is operated as a
+    user does, and the answer comes once the <select> holds the option: both say it."""
+    client, _ = await opened(agent, "select-widgets.html")
+    done = answer(await client.call_tool("interact", {"action": "select", "selector": selector, "value": option}))
+    assert done["value"] == value, done
+    assert await page_says(client, picked(selector, shows), [value, option]) == [value, option]
+
+
+@pytest.mark.parametrize(
+    ("name", "selector", "option", "value", "shows"), SELECT_WIDGETS, ids=[w[0] for w in SELECT_WIDGETS]
+)
+async def test_select_on_a_widgets_label_picks_the_option_the_page_then_shows(
+    agent, name, selector, option, value, shows
+):
+    """The mark an agent reads for each field (its role and its label's name: tom-select's hidden <select>,
+    choices.js's dropdown listbox, slim-select's combobox), selected by its label, ends with the page showing
+    the option and the form holding it. slim-select's list scales open as the pointer comes: the option is
+    aimed at again once it holds still."""
+    client, annotations = await opened(agent, "select-widgets.html")
+    field = mark(annotations, ("combobox", "listbox"), name)
+    await act(client, "select", field, value=option)
+    assert await page_says(client, picked(selector, shows), [value, option]) == [value, option]

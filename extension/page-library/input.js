@@ -277,7 +277,12 @@
 
   // ---- select ----
 
-  let selecting = null; // {control, kind: 'combobox'|'listbox', wanted, option}
+  // What opens a list to pick from: a combobox, or a listbox that opens as one does (choices.js's: a listbox
+  // with aria-expanded or aria-haspopup, of ARIA 1.0's pattern)
+  const DROPDOWNS = '[role=combobox], [role=listbox][aria-haspopup], [role=listbox][aria-expanded]';
+
+  // {control, kind: 'combobox'|'listbox', wanted, option; for a hidden <select>'s widget: select, chosen (its option)}
+  let selecting = null;
 
   // Readies `select`: a native <select> is set here at once ({done}); an
   // ARIA combobox or listbox answers {open: selector path of a combobox to
@@ -289,14 +294,18 @@
     if (found.error) return found;
     let element = found.element;
     if (element.localName === 'label' && element.control) element = element.control;
-    if (element.localName === 'select') return selectNative(element, wanted, targetName(target));
+    if (element.localName === 'select') {
+      const widget = widgetFor(element);
+      if (!widget) return selectNative(element, wanted, targetName(target));
+      return beginWidget(element, widget, wanted, targetName(target));
+    }
     const control = ariaControl(element);
     if (!control) {
       return { error: 'bad_request', message: `${targetName(target)} is ${shortName(element)}, not a <select>, ` +
         'a listbox or a combobox (role=listbox, role=combobox)' };
     }
     if (control.getAttribute('aria-disabled') === 'true') return { error: 'element_disabled', message: `${shortName(control)} is disabled` };
-    const kind = control.getAttribute('role') === 'combobox' ? 'combobox' : 'listbox';
+    const kind = control.matches(DROPDOWNS) ? 'combobox' : 'listbox';
     selecting = { control, kind, wanted, option: null };
     if (kind === 'combobox') {
       const shows = comboboxValue(control);
@@ -307,14 +316,8 @@
   }
 
   function selectNative(select, wanted, selectorPath) {
-    if (select.disabled) return { error: 'element_disabled', message: `${selectorPath} is disabled` };
-    const option = [...select.options].find((o) => o.value === wanted) ??
-      [...select.options].find((o) => collapse(o.text) === collapse(wanted));
-    if (!option) {
-      const choices = [...select.options].slice(0, 20).map((o) => JSON.stringify(o.value)).join(', ');
-      return { error: 'bad_request', message: `No option ${JSON.stringify(wanted)} in ${selectorPath}; options: ${choices}` };
-    }
-    if (option.disabled) return { error: 'element_disabled', message: `Option ${JSON.stringify(collapse(option.text))} of ${selectorPath} is disabled` };
+    const { option, ...refused } = nativeOption(select, wanted, selectorPath);
+    if (!option) return refused;
     select.value = option.value;
     select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     select.dispatchEvent(new Event('change', { bubbles: true }));
@@ -324,6 +327,63 @@
     }
     return { done: { did: `selected ${JSON.stringify(collapse(option.text))} (value ${JSON.stringify(option.value)})`,
       ...nativeSelection(select), target: describe(select) } };
+  }
+
+  // A <select> the page hides for a widget of its own (tom-select, choices.js,
+  // slim-select, select2 and their kind keep the <select> for the form and
+  // set it from the widget, never the other way): the widget's combobox, the
+  // one shown nearest to the <select> in the tree (around it, or in it), when
+  // the <select> is hidden from users (the visually-hidden pattern keeps it
+  // for forms and assistive technology). A user picks through the
+  // widget, and so does select: set natively, the form would hold the option
+  // and the page show another. None when the nearest ancestor that holds a
+  // shown combobox holds two, or another <select>: which one stands for it
+  // would be a guess.
+  const WIDGET_LEVELS = 4;
+  function widgetFor(select) {
+    if (!hiddenFromUsers(select)) return null;
+    for (let n = select.parentElement, level = 0; n && level < WIDGET_LEVELS; n = n.parentElement, level++) {
+      const widgets = [n, ...n.querySelectorAll(DROPDOWNS)].filter((w) => w.matches(DROPDOWNS) && shown(w));
+      if (widgets.length > 1 || n.querySelectorAll('select').length > 1) return null;
+      if (widgets.length === 1) return widgets[0];
+    }
+    return null;
+  }
+
+  // Neither seen nor reached by a user: not rendered, at most a pixel wide or
+  // high, or transparent with pointer-events none (choices.js lays its
+  // <select> so under its widget).
+  function hiddenFromUsers(element) {
+    const rect = element.getBoundingClientRect();
+    if (rect.width <= 1 || rect.height <= 1 || !element.checkVisibility({ checkVisibilityCSS: true })) return true;
+    return !element.checkVisibility({ checkOpacity: true }) && getComputedStyle(element).pointerEvents === 'none';
+  }
+
+  // select on a hidden <select> through its widget: the option named by the
+  // <select>'s own options (its value or text), looked for in the widget's
+  // list by its text, and the <select> read back once it is clicked.
+  function beginWidget(select, widget, wanted, named) {
+    const { option, ...refused } = nativeOption(select, wanted, named);
+    if (!option) return refused;
+    if (option.selected) {
+      return { done: { did: `${JSON.stringify(collapse(option.text))} was selected already`, ...nativeSelection(select), target: describe(select) } };
+    }
+    selecting = { control: widget, kind: 'combobox', wanted: collapse(option.text), option: null, select, chosen: option };
+    return { open: openPopup(widget) ? null : selectorPath(widget) };
+  }
+
+  // The option of a <select> that `wanted` names (its value, else its text): {option}, or {error, message}
+  // when there is none, or it or the <select> is disabled.
+  function nativeOption(select, wanted, named) {
+    if (select.disabled) return { error: 'element_disabled', message: `${named} is disabled` };
+    const option = [...select.options].find((o) => o.value === wanted) ??
+      [...select.options].find((o) => collapse(o.text) === collapse(wanted));
+    if (!option) {
+      const choices = [...select.options].slice(0, 20).map((o) => JSON.stringify(o.value)).join(', ');
+      return { error: 'bad_request', message: `No option ${JSON.stringify(wanted)} in ${named}; options: ${choices}` };
+    }
+    if (option.disabled) return { error: 'element_disabled', message: `Option ${JSON.stringify(collapse(option.text))} of ${named} is disabled` };
+    return { option };
   }
 
   // What a <select> holds: {value, text} of its selected option (lists of each selected one's, for a multiple one).
@@ -371,13 +431,15 @@
     const ids = [combobox, ...combobox.querySelectorAll('[aria-controls], [aria-owns]')]
       .flatMap((n) => `${n.getAttribute('aria-controls') ?? ''} ${n.getAttribute('aria-owns') ?? ''}`.split(/\s+/))
       .filter(Boolean);
-    const candidates = [...ids.map((id) => root.getElementById?.(id) ?? document.getElementById(id)),
-      ...combobox.querySelectorAll('[role=listbox]')].filter(Boolean);
+    const referenced = ids.map((id) => root.getElementById?.(id) ?? document.getElementById(id)).filter(Boolean);
+    const candidates = [...referenced, ...combobox.querySelectorAll('[role=listbox]')];
     const popup = candidates.map((n) => (n.getAttribute('role') === 'listbox' ? n : n.querySelector('[role=listbox]')))
       .find((n) => n && shown(n));
-    if (popup || combobox.getAttribute('aria-expanded') !== 'true') return popup ?? null;
-    // expanded, and its popup not referenced: the one listbox shown on the page
-    const listboxes = [...document.querySelectorAll('[role=listbox]')].filter(shown);
+    if (popup || referenced.length || combobox.getAttribute('aria-expanded') !== 'true') return popup ?? null;
+    // expanded, and its popup not referenced: the one open listbox shown on the page (not a collapsed
+    // listbox that is a dropdown of its own, as choices.js's is)
+    const listboxes = [...document.querySelectorAll('[role=listbox]')]
+      .filter((n) => n !== combobox && n.getAttribute('aria-expanded') !== 'false' && shown(n));
     return listboxes.length === 1 ? listboxes[0] : null;
   }
 
@@ -386,7 +448,8 @@
     return rect.width >= 1 && rect.height >= 1 && element.checkVisibility({ checkVisibilityCSS: true });
   };
 
-  // What a combobox shows: its text field's value, or its own text.
+  // What a combobox shows: its text field's value, or its own text as rendered (not its popup's, nor a
+  // <select> or hidden list it keeps inside, as choices.js does).
   function comboboxValue(combobox) {
     const field = combobox.matches('input, textarea') ? combobox : combobox.querySelector('input, textarea');
     if (field) return collapse(field.value);
@@ -394,6 +457,8 @@
     let text = '';
     const walk = (node) => {
       if (node === popup) return;
+      if (node.nodeType === Node.ELEMENT_NODE && node !== combobox &&
+        (node.localName === 'select' || !node.checkVisibility({ checkVisibilityCSS: true }))) return;
       if (node.nodeType === Node.TEXT_NODE) text += node.data;
       else node.childNodes.forEach(walk);
     };
@@ -436,9 +501,16 @@
   // selected? {done: true, did, value?, target} or {done: false, shows}.
   function selectResult() {
     if (!selecting?.option) return { error: 'internal', message: 'selectResult without findOption' };
-    const { control, kind, option, name, listbox } = selecting;
+    const { control, kind, option, name, listbox, select, chosen } = selecting;
     const marked = (o) => o.getAttribute('aria-selected') === 'true' || o.getAttribute('aria-checked') === 'true';
     const did = `selected ${JSON.stringify(clip(name))}`;
+    if (select) {
+      // by value: a widget may rebuild the <select>'s options as it sets it (slim-select does)
+      if ([...select.selectedOptions].some((o) => o.value === chosen.value)) {
+        return { done: true, did, ...nativeSelection(select), target: describe(select) };
+      }
+      return { done: false, shows: `the <select> it stands for holds ${JSON.stringify(clip(collapse(select.selectedOptions[0]?.text)))}` };
+    }
     if (kind === 'combobox') {
       const shows = comboboxValue(control);
       if (shows === name || (option.isConnected && marked(option) && shows.includes(name))) {

@@ -97,6 +97,9 @@ NEEDED = (
     "naive-ui/es/index.mjs",
     "@blueprintjs/core/lib/esm/index.js",
     "todomvc/examples/angularjs/js/app.js",
+    "tom-select/dist/js/tom-select.complete.min.js",
+    "choices.js/public/assets/scripts/choices.min.js",
+    "slim-select/dist/slimselect.js",
     "esbuild/lib/main.js",
 )
 #: unseen/*.html: pages of libraries tabsight's discovery was not written against (issue 30)

@@ -4,8 +4,9 @@
 // side guards the target from aiming to the end (page-library/api.js `aim`: events
 // that would reach another element are stopped before the page sees them),
 // the point is hit-tested again between the move and the press, and a
-// target the page moved meanwhile is located again and tried once more;
-// then the action is refused, naming what is at the point instead.
+// target the page moved meanwhile is located again, once it holds still,
+// and tried once more; then the action is refused, naming what is at the
+// point instead.
 
 import { onEvent, send, withDebugger } from '../cdp.js';
 import { keepingUserFocus } from '../user-focus.js';
@@ -185,9 +186,31 @@ export async function aimAndPress(tabId, action, selector, point, viewport, clic
     if (attempt === 1) {
       const pressed = missed.when === 'press' && (report?.passed ?? []).some((type) => PRESSES.has(type));
       moved = { ...missed, where, target, pressed };
+      if (selector) await heldStill(tabId, selector, signal);
       continue;
     }
     throw new TabsightError(Code.ELEMENT_COVERED, missedMessage(action, selector, target, missed, where));
+  }
+}
+
+// A target the page moved as the pointer came or as it was pressed (a list
+// that slides or scales open, a dropdown that picks on the press and closes
+// a moment later) is aimed at again once the page holds still: two looks a
+// frame or more apart find it at the same point, or both find it gone the
+// same way (as Playwright's "stable" check has it). A page that never holds
+// still is aimed at when the wait is over, and the second aim says what it
+// finds.
+const STILL_POLL_MS = 40;
+const STILL_MAX_MS = 2000;
+async function heldStill(tabId, selector, signal) {
+  const deadline = performance.now() + STILL_MAX_MS;
+  let last = null;
+  while (performance.now() < deadline) {
+    const at = await abortable(inPage(tabId, 'locate', selector), signal);
+    const look = at.error ? at.error : `${at.x},${at.y}`;
+    if (look === last) return;
+    last = look;
+    await sleep(STILL_POLL_MS, signal);
   }
 }
 
