@@ -221,6 +221,20 @@ async def test_a_select_only_combobox_is_opened_and_its_option_clicked(browser, 
         assert 'No option "Durian" in <ul#fruit-list>; options: "Apple", "Banana", "Cherry"' in missing
 
 
+async def test_a_hidden_select_whose_widget_lists_its_options_otherwise_is_set_itself_and_says_so(browser, site):
+    """A <select> hidden behind a widget is picked through the widget (tests/test_unseen_pages.py); one whose
+    widget names the option by neither its text nor its value is set, as before, and the answer says the widget
+    may not show it."""
+    async with mcp_client() as client:
+        await goto(client, site.url("/inputs.html"))
+        chosen = payload(await act(client, action="select", selector="#view", value="Park"))
+        assert chosen["value"] == "park"
+        assert chosen["did"] == (
+            'selected "Park" (value "park"); its widget lists no option "Park", and may not show it'
+        ), chosen
+        assert await run(client, "return document.querySelector('#view').value") == "park"
+
+
 async def test_an_editable_combobox_opens_with_arrow_down_and_takes_the_option(browser, site):
     async with mcp_client() as client:
         await goto(client, site.url("/inputs.html"))

@@ -350,12 +350,13 @@
     return null;
   }
 
-  // Neither seen nor reached by a user: not rendered, at most a pixel wide or
-  // high, or transparent with pointer-events none (choices.js lays its
-  // <select> so under its widget).
+  // Neither seen nor reached by a user: not rendered, shrunk to a pixel or
+  // two (the visually-hidden pattern's 1px, and its border where a page
+  // leaves that), or transparent with pointer-events none (choices.js lays
+  // its <select> so under its widget).
   function hiddenFromUsers(element) {
     const rect = element.getBoundingClientRect();
-    if (rect.width <= 1 || rect.height <= 1 || !element.checkVisibility({ checkVisibilityCSS: true })) return true;
+    if (rect.width < 3 || rect.height < 3 || !element.checkVisibility({ checkVisibilityCSS: true })) return true;
     return !element.checkVisibility({ checkOpacity: true }) && getComputedStyle(element).pointerEvents === 'none';
   }
 
@@ -472,14 +473,20 @@
   // true, focused} while the combobox's list is not open, or {error}.
   function findOption() {
     if (!selecting) return { error: 'internal', message: 'findOption without beginSelect' };
-    const { control, kind, wanted } = selecting;
+    const { control, kind, wanted, select, chosen } = selecting;
     const listbox = kind === 'listbox' ? control : openPopup(control);
     if (!listbox) return { waiting: true, focused: composedContains(control, deepActiveElement()) };
     const options = listboxOptions(listbox);
     const named = options.map((option) => ({ option, name: nameOf(option, 'option') }));
     const match = named.find(({ name }) => name === collapse(wanted)) ??
-      named.find(({ option }) => optionValue(option) === wanted) ??
+      named.find(({ option }) => optionValue(option) === (chosen?.value ?? wanted)) ??
       named.find(({ name }) => name.toLowerCase() === collapse(wanted).toLowerCase());
+    if (!match && select) {
+      // a widget that lists its options its own way (a template, another text): the <select> is set after all
+      const set = selectNative(select, chosen.value, shortName(select));
+      if (set.done) set.done.did += `; its widget lists no option ${JSON.stringify(clip(wanted))}, and may not show it`;
+      return set;
+    }
     if (!match) {
       const choices = named.slice(0, 20).map(({ name }) => JSON.stringify(clip(name, 40))).join(', ');
       return { error: 'bad_request', message: `No option ${JSON.stringify(clip(wanted))} in ${shortName(listbox)}` +
